@@ -1,0 +1,83 @@
+import { createReadStream, promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+/** A running site: where to point a browser, and how to stop it. */
+export interface ServedSite {
+  url: string;
+  root: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+/** Resolves a URL path inside root, or returns null when it would leave it (`..`, encoded or not). */
+export function resolveInside(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath.split('?')[0]!.split('#')[0]!);
+  } catch {
+    return null;
+  }
+  const target = path.resolve(root, '.' + path.posix.normalize('/' + decoded));
+  return target === root || target.startsWith(root + path.sep) ? target : null;
+}
+
+/**
+ * Serves a folder of static files on 127.0.0.1 on a free port. Symlinks that point outside the folder
+ * are refused like `..`: the folder holds agent-written files, and the judge must see only the site.
+ */
+export async function serveStatic(rootDir: string): Promise<ServedSite> {
+  const root = await fs.realpath(rootDir);
+  const server = http.createServer(async (req, res) => {
+    const target = resolveInside(root, req.url ?? '/');
+    if (!target) return send(res, 403, 'forbidden');
+    try {
+      let file = await fs.realpath(target);
+      if (file !== root && !file.startsWith(root + path.sep)) return send(res, 403, 'forbidden');
+      if ((await fs.stat(file)).isDirectory()) file = path.join(file, 'index.html');
+      const stat = await fs.stat(file);
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'content-length': stat.size,
+        'cache-control': 'no-store',
+      });
+      createReadStream(file).pipe(res);
+    } catch {
+      send(res, 404, 'not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    root,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: http.ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(body);
+}

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the harness reads, read once into a typed object. Nothing deeper than the
+ * entry points (playwright.config.ts, the CLI, fixtures) reads process.env, so a test can build a
+ * Settings by hand and a typo in a variable's value fails at start with the variable's name.
+ */
+const SettingsSchema = z.object({
+  dataset: z.string().default('builtin'),
+  agent: z.string().default(''),
+  runDir: z.string().default('.iwb/runs'),
+  reportDir: z.string().default('iwb-report'),
+  chromium: z.string().default('/usr/bin/chromium'),
+  stepCapOverride: z.coerce.number().int().positive().optional(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+const VARIABLES: Record<keyof Settings, string> = {
+  dataset: 'IWB_DATASET',
+  agent: 'IWB_AGENT',
+  runDir: 'IWB_RUN_DIR',
+  reportDir: 'IWB_REPORT_DIR',
+  chromium: 'IWB_CHROMIUM',
+  stepCapOverride: 'IWB_STEP_CAP',
+};
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
+  const raw: Record<string, string> = {};
+  for (const [key, variable] of Object.entries(VARIABLES)) {
+    const value = env[variable];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = SettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = VARIABLES[issue.path[0] as keyof Settings];
+    throw new Error(`environment variable ${variable}: ${issue.message} (got ${JSON.stringify(raw[issue.path[0] as string])})`);
+  }
+  const s = parsed.data;
+  return {
+    ...s,
+    runDir: path.resolve(cwd, s.runDir),
+    reportDir: path.resolve(cwd, s.reportDir),
+  };
+}
+
+/** Chromium flags this machine needs: no sandbox as root, and no calls home on a closed network. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'];

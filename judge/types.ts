@@ -1,0 +1,37 @@
+import type { Browser, Page } from '@playwright/test';
+import type { Case, WeightedSlot } from '../slots/schema.js';
+
+/**
+ * pass / fail: the slot's constraint holds or not (for a NEGATIVE slot, pass means nothing unrequested
+ * was found). errored: the judge could not decide for a reason that is not the site's fault (API down,
+ * browser crash, a reply that never matched its schema). unjudged: no judge applies to this slot.
+ */
+export type VerdictStatus = 'pass' | 'fail' | 'errored' | 'unjudged';
+
+export interface JudgeStep {
+  action: string;
+  detail?: string;
+  screenshot?: string;
+}
+
+export interface Verdict {
+  status: VerdictStatus;
+  evidence: string;
+  judge: string;
+  steps: JudgeStep[];
+  durationMs: number;
+}
+
+/** What a judge is handed: the served submission and a fresh page on it. */
+export interface SiteUnderTest {
+  url: string;
+  page: Page;
+  browser: Browser;
+  case: Case;
+}
+
+/** The judge contract: one slot in, one verdict out. Probe and LLM-SoM judges both fit it. */
+export interface Judge {
+  name: string;
+  judge(site: SiteUnderTest, slot: WeightedSlot): Promise<Verdict>;
+}
