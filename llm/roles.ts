@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/**
+ * Which model plays which part. Each role reads its own variables so a run can mix endpoints (a local
+ * model as the simulated user, a hosted one as the agent); the OPENAI_* pair is the shared fallback.
+ * A role with no model is simply not configured: callers take that as "work offline" for that role.
+ */
+export const ROLES = ['agent', 'user', 'judge', 'copilot', 'operator'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface RoleConfig {
+  role: Role;
+  model: string;
+  /** Undefined means the SDK's default endpoint (api.openai.com). */
+  baseURL?: string;
+  apiKey: string;
+  temperature?: number;
+  seed?: number;
+}
+
+export type RoleConfigs = Partial<Record<Role, RoleConfig>>;
+
+const RoleSchema = z.object({
+  model: z.string().min(1),
+  baseURL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  apiKey: z.string().optional(),
+  temperature: z.coerce.number().min(0).max(2).optional(),
+  seed: z.coerce.number().int().optional(),
+});
+type RoleField = keyof z.infer<typeof RoleSchema>;
+
+export function roleVariable(role: Role, field: RoleField): string {
+  const suffix: Record<RoleField, string> = {
+    model: 'MODEL',
+    baseURL: 'BASE_URL',
+    apiKey: 'API_KEY',
+    temperature: 'TEMPERATURE',
+    seed: 'SEED',
+  };
+  return `IWB_${role.toUpperCase()}_${suffix[field]}`;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** Reads every role once; throws naming the variable whose value is wrong. */
+export function readRoles(env: NodeJS.ProcessEnv = process.env): RoleConfigs {
+  const out: RoleConfigs = {};
+  for (const role of ROLES) {
+    const model = nonEmpty(env[roleVariable(role, 'model')]);
+    if (model === undefined) continue;
+    // Remember which variable each value came from, so an error names the one the user actually set.
+    const sources: Partial<Record<RoleField, string>> = { model: roleVariable(role, 'model') };
+    const raw: Partial<Record<RoleField, string>> = { model };
+    const pick = (field: RoleField, fallback?: string): void => {
+      const own = roleVariable(role, field);
+      const value = nonEmpty(env[own]);
+      if (value !== undefined) {
+        raw[field] = value;
+        sources[field] = own;
+      } else if (fallback !== undefined && nonEmpty(env[fallback]) !== undefined) {
+        raw[field] = nonEmpty(env[fallback]);
+        sources[field] = fallback;
+      }
+    };
+    pick('baseURL', 'OPENAI_BASE_URL');
+    pick('apiKey', 'OPENAI_API_KEY');
+    pick('temperature');
+    pick('seed');
+
+    const parsed = RoleSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path[0] as RoleField;
+      const variable = sources[field] ?? roleVariable(role, field);
+      const shown = field === 'apiKey' ? '(hidden)' : JSON.stringify(raw[field]);
+      throw new Error(`environment variable ${variable}: ${issue.message} (got ${shown})`);
+    }
+    const v = parsed.data;
+    // The hosted API refuses anonymous calls; a local endpoint usually takes any key, so only then is a blank key fine.
+    if (v.apiKey === undefined && v.baseURL === undefined) {
+      throw new Error(
+        `environment variable ${roleVariable(role, 'apiKey')}: required when ${roleVariable(role, 'model')} is set ` +
+          `and no ${roleVariable(role, 'baseURL')} / OPENAI_BASE_URL points at a local endpoint (set it or OPENAI_API_KEY)`,
+      );
+    }
+    out[role] = {
+      role,
+      model: v.model,
+      apiKey: v.apiKey ?? 'not-needed',
+      ...(v.baseURL !== undefined ? { baseURL: v.baseURL } : {}),
+      ...(v.temperature !== undefined ? { temperature: v.temperature } : {}),
+      ...(v.seed !== undefined ? { seed: v.seed } : {}),
+    };
+  }
+  return out;
+}
