@@ -1,0 +1,164 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from '@playwright/test';
+import type { SimulatedUser } from '../personas/types.js';
+import type { Case } from '../slots/schema.js';
+import type { Action, Observation } from './actions.js';
+import { renderPage } from './render.js';
+import { startSite } from './site.js';
+import type { Trajectory, TrajectoryStep } from './trajectory.js';
+import type { Agent } from './types.js';
+import { linesOfCode, Workspace } from './workspace.js';
+
+export interface EpisodeInput {
+  case: Case;
+  agent: Agent;
+  browser: Browser;
+  user: SimulatedUser;
+  /** Folder the episode owns: workspace/ and shots/ go here. */
+  dir: string;
+  stepCap: number;
+  caseHash: string;
+  onStep?: (step: TrajectoryStep) => void;
+}
+
+/**
+ * The episode loop: the agent sees the degraded instruction, then one observation per action, until it
+ * submits or the step cap is reached. Every action costs one step. An exception from the agent or the
+ * infrastructure ends the episode as errored, with the message kept, so it is never mistaken for a
+ * model that simply built the wrong site.
+ */
+export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
+  const { case: c, agent, browser, user, dir, stepCap } = input;
+  const started = Date.now();
+  const ws = await Workspace.open(path.join(dir, 'workspace'));
+  await fs.mkdir(path.join(dir, 'shots'), { recursive: true });
+  const steps: TrajectoryStep[] = [];
+  const counts = { clarify: 0, implement: 0, verify: 0, submit: 0, invalid: 0 };
+  const tokens = { promptTokens: 0, completionTokens: 0 };
+  let status: Trajectory['status'] = 'step-cap';
+  let error: string | undefined;
+  let questionBeforeCode = false;
+
+  let session;
+  try {
+    session = await agent.start({ case: c, browser });
+    let observation: Observation = { type: 'start', instruction: c.instruction, stepsLeft: stepCap };
+    for (let index = 0; index < stepCap; index++) {
+      const t0 = Date.now();
+      const decision = await session.next(observation);
+      tokens.promptTokens += decision.usage?.promptTokens ?? 0;
+      tokens.completionTokens += decision.usage?.completionTokens ?? 0;
+      const stepsLeft = stepCap - index - 1;
+      const step: TrajectoryStep = { index, action: 'invalid', args: {}, observation: '', latencyMs: 0, usage: decision.usage, note: decision.note };
+      if ('invalid' in decision) {
+        counts.invalid++;
+        observation = { type: 'error', message: decision.invalid, stepsLeft };
+        step.args = { reason: decision.invalid };
+      } else {
+        const action = decision.action;
+        step.action = action.type;
+        step.args = summariseArgs(action);
+        counts[action.type]++;
+        if (action.type === 'clarify' && counts.implement === 0) questionBeforeCode = true;
+        if (action.type === 'submit') {
+          status = 'submitted';
+          step.observation = 'submitted';
+          step.latencyMs = Date.now() - t0;
+          record(step);
+          break;
+        }
+        observation = await execute(action, stepsLeft, step);
+      }
+      step.observation = describe(observation);
+      step.latencyMs = Date.now() - t0;
+      record(step);
+    }
+  } catch (e) {
+    status = 'errored';
+    error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
+  } finally {
+    await session?.close?.().catch(() => undefined);
+  }
+
+  return {
+    schemaVersion: 1,
+    caseId: c.id,
+    persona: c.persona,
+    difficulty: c.difficulty,
+    agent: { name: agent.name, config: agent.config },
+    caseHash: input.caseHash,
+    stepCap,
+    status,
+    ...(error ? { error } : {}),
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    steps,
+    counts,
+    questionBeforeCode,
+    linesOfCode: await linesOfCode(ws),
+    files: await ws.list(),
+    tokens,
+  };
+
+  function record(step: TrajectoryStep): void {
+    steps.push(step);
+    input.onStep?.(step);
+  }
+
+  /** Carries out one action; what the trajectory keeps besides the observation goes on `step`. */
+  async function execute(action: Exclude<Action, { type: 'submit' }>, stepsLeft: number, step: TrajectoryStep): Promise<Observation> {
+    switch (action.type) {
+      case 'clarify': {
+        step.userTurn = await user.answer(action.question);
+        return { type: 'answer', question: action.question, answer: step.userTurn.answer, stepsLeft };
+      }
+      case 'implement': {
+        const outcome = await ws.apply(action.files, action.deletes);
+        return { type: 'implemented', ...outcome, stepsLeft };
+      }
+      case 'verify': {
+        const site = await startSite(ws.root);
+        try {
+          const shot = await renderPage(browser, site.url, action.path);
+          const screenshotFile = `shots/step-${String(step.index).padStart(2, '0')}.png`;
+          await fs.writeFile(path.join(dir, screenshotFile), shot.png);
+          step.screenshot = screenshotFile;
+          return { type: 'verified', path: action.path, title: shot.title, screenshotPng: shot.png, screenshotFile, consoleErrors: shot.consoleErrors, stepsLeft };
+        } catch (e) {
+          return { type: 'error', message: `the page ${action.path} could not be rendered: ${(e as Error).message.split('\n')[0]}`, stepsLeft };
+        } finally {
+          await site.close();
+        }
+      }
+    }
+  }
+}
+
+function summariseArgs(action: Action): Record<string, unknown> {
+  switch (action.type) {
+    case 'clarify':
+      return { question: action.question };
+    case 'implement':
+      return { files: action.files.map((f) => ({ path: f.path, bytes: Buffer.byteLength(f.content) })), deletes: action.deletes };
+    case 'verify':
+      return { path: action.path };
+    case 'submit':
+      return {};
+  }
+}
+
+function describe(o: Observation): string {
+  switch (o.type) {
+    case 'start':
+      return 'start';
+    case 'answer':
+      return `answer: ${o.answer}`;
+    case 'implemented':
+      return `wrote ${o.written.length} file(s)` + (o.deleted.length ? `, deleted ${o.deleted.length}` : '') + (o.errors.length ? `; errors: ${o.errors.join('; ')}` : '');
+    case 'verified':
+      return `rendered ${o.path} ("${o.title}")` + (o.consoleErrors.length ? `; console errors: ${o.consoleErrors.join('; ')}` : '');
+    case 'error':
+      return `error: ${o.message}`;
+  }
+}

@@ -1,0 +1,49 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Agent } from './types.js';
+
+/**
+ * What an adapter file exports as `adapter`. `IWB_AGENT=<name>` or `<name>:<argument>` selects it; the
+ * argument (a command line, a model name) is the adapter's to interpret. Adapters are found by listing
+ * agent/adapters/, so adding one is adding one file.
+ */
+export interface AdapterModule {
+  name: string;
+  describe: string;
+  create(argument: string | undefined): Agent;
+}
+
+const ADAPTERS_DIR = fileURLToPath(new URL('./adapters/', import.meta.url));
+
+export async function listAdapters(): Promise<AdapterModule[]> {
+  const files = (await fs.readdir(ADAPTERS_DIR)).filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort();
+  const modules: AdapterModule[] = [];
+  for (const f of files) {
+    const mod = (await import(pathToFileURL(path.join(ADAPTERS_DIR, f)).href)) as { adapter?: AdapterModule };
+    if (mod.adapter) modules.push(mod.adapter);
+  }
+  return modules;
+}
+
+export interface ResolvedAgent {
+  agent: Agent;
+  /** Set when nothing was configured and the default was chosen, so the run can say so. */
+  defaulted: boolean;
+}
+
+export const DEFAULT_AGENT = 'reference';
+
+export async function resolveAgent(spec: string): Promise<ResolvedAgent> {
+  const defaulted = spec.trim() === '';
+  const text = defaulted ? DEFAULT_AGENT : spec.trim();
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? text : text.slice(0, colon);
+  const argument = colon < 0 ? undefined : text.slice(colon + 1);
+  const adapters = await listAdapters();
+  const found = adapters.find((a) => a.name === name);
+  if (!found) {
+    throw new Error(`IWB_AGENT=${spec}: no agent adapter named "${name}"; known: ${adapters.map((a) => a.name).join(', ')}`);
+  }
+  return { agent: found.create(argument), defaulted };
+}

@@ -1,0 +1,38 @@
+import type { UserTurn } from '../personas/types.js';
+import type { ActionType, StepUsage } from './actions.js';
+
+export type EpisodeStatus = 'submitted' | 'step-cap' | 'errored';
+
+/** One step as recorded: what was decided, what came back. File contents are kept in the workspace, not here. */
+export interface TrajectoryStep {
+  index: number;
+  action: ActionType | 'invalid';
+  args: Record<string, unknown>;
+  observation: string;
+  screenshot?: string;
+  userTurn?: UserTurn;
+  usage?: StepUsage;
+  latencyMs: number;
+  note?: string;
+}
+
+export interface Trajectory {
+  schemaVersion: 1;
+  caseId: string;
+  persona: string;
+  difficulty: string;
+  agent: { name: string; config: Record<string, unknown> };
+  caseHash: string;
+  stepCap: number;
+  status: EpisodeStatus;
+  error?: string;
+  startedAt: string;
+  durationMs: number;
+  steps: TrajectoryStep[];
+  counts: { clarify: number; implement: number; verify: number; submit: number; invalid: number };
+  /** True when a clarify came before the first implement (the paper's PCR counts these cases). */
+  questionBeforeCode: boolean;
+  linesOfCode: number;
+  files: string[];
+  tokens: StepUsage;
+}

@@ -1,0 +1,122 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export interface WorkspaceLimits {
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  maxFiles: number;
+}
+
+export const DEFAULT_LIMITS: WorkspaceLimits = { maxFileBytes: 1 << 20, maxTotalBytes: 20 << 20, maxFiles: 400 };
+
+export interface WriteOutcome {
+  written: string[];
+  deleted: string[];
+  errors: string[];
+}
+
+/**
+ * The case's site folder. Agent-written paths are untrusted: absolute paths, `..`, NUL bytes and paths
+ * through symlinks are refused, so nothing an agent writes lands outside the folder. A refusal is an
+ * observation for the agent (it costs the step), not an exception.
+ */
+export class Workspace {
+  private constructor(readonly root: string, private readonly limits: WorkspaceLimits) {}
+
+  static async open(dir: string, limits: WorkspaceLimits = DEFAULT_LIMITS): Promise<Workspace> {
+    await fs.mkdir(dir, { recursive: true });
+    return new Workspace(await fs.realpath(dir), limits);
+  }
+
+  async apply(files: { path: string; content: string }[], deletes: string[] = []): Promise<WriteOutcome> {
+    const out: WriteOutcome = { written: [], deleted: [], errors: [] };
+    for (const rel of deletes) {
+      const target = await this.resolve(rel);
+      if (typeof target !== 'string') {
+        out.errors.push(`delete ${rel}: ${target.error}`);
+        continue;
+      }
+      await fs.rm(target, { force: true, recursive: true });
+      out.deleted.push(normalise(rel));
+    }
+    for (const f of files) {
+      const target = await this.resolve(f.path);
+      if (typeof target !== 'string') {
+        out.errors.push(`write ${f.path}: ${target.error}`);
+        continue;
+      }
+      const bytes = Buffer.byteLength(f.content);
+      if (bytes > this.limits.maxFileBytes) {
+        out.errors.push(`write ${f.path}: ${bytes} bytes exceeds the per-file limit of ${this.limits.maxFileBytes}`);
+        continue;
+      }
+      const usage = await this.usage();
+      const existing = await fs.stat(target).then((s) => s.size, () => -1);
+      if (existing < 0 && usage.files + 1 > this.limits.maxFiles) {
+        out.errors.push(`write ${f.path}: the workspace already holds ${usage.files} files (limit ${this.limits.maxFiles})`);
+        continue;
+      }
+      if (usage.bytes - Math.max(existing, 0) + bytes > this.limits.maxTotalBytes) {
+        out.errors.push(`write ${f.path}: the workspace would exceed ${this.limits.maxTotalBytes} bytes`);
+        continue;
+      }
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, f.content);
+      out.written.push(normalise(f.path));
+    }
+    return out;
+  }
+
+  /** Copies a trusted folder in (the reference agent's site). */
+  async importFolder(from: string): Promise<string[]> {
+    await fs.cp(from, this.root, { recursive: true });
+    return this.list();
+  }
+
+  async list(): Promise<string[]> {
+    const entries = await fs.readdir(this.root, { recursive: true, withFileTypes: true });
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .sort();
+  }
+
+  private async usage(): Promise<{ files: number; bytes: number }> {
+    let bytes = 0;
+    const files = await this.list();
+    for (const f of files) bytes += (await fs.stat(path.join(this.root, f))).size;
+    return { files: files.length, bytes };
+  }
+
+  private async resolve(rel: string): Promise<string | { error: string }> {
+    if (rel.includes('\0')) return { error: 'the path contains a NUL byte' };
+    if (path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return { error: 'absolute paths are refused; use a path inside the site folder' };
+    const parts = rel.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+    if (parts.length === 0) return { error: 'empty path' };
+    if (parts.includes('..')) return { error: '".." is refused; paths stay inside the site folder' };
+    let current = this.root;
+    for (const part of parts) {
+      current = path.join(current, part);
+      const stat = await fs.lstat(current).catch(() => null);
+      if (stat?.isSymbolicLink()) return { error: `"${part}" is a symbolic link; writes through links are refused` };
+      if (!stat) break;
+    }
+    return path.join(this.root, ...parts);
+  }
+}
+
+function normalise(rel: string): string {
+  return rel.split(/[\\/]+/).filter((p) => p !== '' && p !== '.').join('/');
+}
+
+/** Non-blank lines of source files in the workspace (node_modules and build output excluded). */
+export async function linesOfCode(ws: Workspace): Promise<number> {
+  const code = /\.(html?|css|m?js|jsx|tsx?|vue|svelte|json)$/i;
+  let n = 0;
+  for (const f of await ws.list()) {
+    if (!code.test(f) || /(^|\/)(node_modules|dist|build)\//.test(f) || f.endsWith('package-lock.json')) continue;
+    const text = await fs.readFile(path.join(ws.root, f), 'utf8');
+    n += text.split('\n').filter((l) => l.trim() !== '').length;
+  }
+  return n;
+}

@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, readSettings } from './config/settings.js';
+import { PERSONAS } from './slots/schema.js';
+import { personaTag } from './specs/cases.js';
+
+const settings = readSettings();
+
+/**
+ * The benchmark: one project per persona, each selecting its cases by tag (`--project=p-min`). The
+ * project's own tests live in test/ and run with `npm test`; they are not benchmark projects.
+ */
+export default defineConfig({
+  testDir: './specs',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 120_000,
+  reporter: [
+    [process.env.CI ? 'dot' : 'list'],
+    ['html', { open: 'never', outputFolder: 'playwright-report' }],
+    ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, dataset: settings.dataset }],
+  ],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    launchOptions: { executablePath: settings.chromium, args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: PERSONAS.map((persona) => ({
+    name: persona.toLowerCase(),
+    grep: new RegExp(personaTag(persona)),
+    metadata: { persona },
+  })),
+});

@@ -1,0 +1,98 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { formatMarkdown, formatText } from './format.js';
+import type { SlotRecord } from './metrics.js';
+import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema } from './protocol.js';
+import { buildReport } from './report.js';
+
+export interface IwbReporterOptions {
+  /** Folder for report.json and report.md; IWB_REPORT_DIR or iwb-report/ by default (set in the config). */
+  outputDir?: string;
+  dataset?: string;
+}
+
+/**
+ * Gathers one record per slot test from its annotations, then builds and writes the report. It reads
+ * nothing but what Playwright hands every reporter, so it gives the same figures after merge-reports.
+ */
+export default class IwbReporter implements Reporter {
+  private readonly last = new Map<string, { test: TestCase; result: TestResult }>();
+  private readonly outputDir: string;
+  private readonly dataset: string;
+  private total = 0;
+  private done = new Set<string>();
+  private started = Date.now();
+
+  constructor(options: IwbReporterOptions = {}) {
+    this.outputDir = path.resolve(options.outputDir ?? 'iwb-report');
+    this.dataset = options.dataset ?? 'builtin';
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(_config: FullConfig, suite: Suite): void {
+    this.started = Date.now();
+    this.total = new Set(suite.allTests().map((t) => caseOf(t)).filter(Boolean)).size;
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    // Retries call onTestEnd once per attempt; the last attempt is the test's outcome.
+    this.last.set(test.id, { test, result });
+    const id = caseOf(test);
+    if (id && !this.done.has(id) && test.parent.allTests().every((t) => t === test || this.last.has(t.id))) {
+      this.done.add(id);
+      if (process.stdout.isTTY || this.done.size % 10 === 0 || this.done.size === this.total) {
+        process.stderr.write(`[iwb] cases judged ${this.done.size}/${this.total}\n`);
+      }
+    }
+  }
+
+  async onEnd(result: FullResult): Promise<void> {
+    const records: SlotRecord[] = [];
+    for (const { test, result: r } of this.last.values()) {
+      const record = toRecord(test, r);
+      if (record) records.push(record);
+    }
+    const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
+    const report = buildReport(records, {
+      startedAt: new Date(this.started).toISOString(),
+      durationMs: Date.now() - this.started,
+      dataset: this.dataset,
+      agents,
+      playwrightStatus: result.status,
+    });
+    await fs.mkdir(this.outputDir, { recursive: true });
+    await fs.writeFile(path.join(this.outputDir, 'report.json'), JSON.stringify(report, null, 2));
+    await fs.writeFile(path.join(this.outputDir, 'report.md'), formatMarkdown(report));
+    process.stdout.write(`\n${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')}\n`);
+  }
+}
+
+function caseOf(test: TestCase): string | undefined {
+  const a = test.annotations.find((x) => x.type === ANNOTATION.slot);
+  return a?.description ? (JSON.parse(a.description) as { caseId: string }).caseId : undefined;
+}
+
+/**
+ * A slot test's status comes from the verdict it recorded. A test that failed or was skipped without one
+ * (a timeout, a crashed fixture, a worker lost) is errored: the harness did not decide it.
+ */
+function toRecord(test: TestCase, result: TestResult): SlotRecord | null {
+  const find = (type: string) => [...result.annotations, ...test.annotations].reverse().find((a) => a.type === type)?.description;
+  const slotText = find(ANNOTATION.slot);
+  if (!slotText) return null;
+  const slot = SlotAnnotationSchema.parse(JSON.parse(slotText));
+  const verdictText = find(ANNOTATION.verdict);
+  const episodeText = find(ANNOTATION.episode);
+  const episode = episodeText ? EpisodeAnnotationSchema.parse(JSON.parse(episodeText)) : undefined;
+  if (verdictText) {
+    const v = VerdictAnnotationSchema.parse(JSON.parse(verdictText));
+    const status = v.status === 'pass' && result.status !== 'passed' ? 'errored' : v.status;
+    return { ...slot, status, evidence: v.evidence, episode };
+  }
+  const why = result.error?.message?.split('\n')[0] ?? `test ${result.status} without a verdict`;
+  return { ...slot, status: 'errored', evidence: why, episode };
+}
