@@ -1,7 +1,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ModelClient } from '../llm/client.js';
+import type { Role } from '../llm/roles.js';
 import type { Agent } from './types.js';
+
+/** What an adapter may use besides its argument: the run's model clients, one per configured role. */
+export interface AdapterDeps {
+  clients: Partial<Record<Role, ModelClient>>;
+}
 
 /**
  * What an adapter file exports as `adapter`. `IWB_AGENT=<name>` or `<name>:<argument>` selects it; the
@@ -11,7 +18,7 @@ import type { Agent } from './types.js';
 export interface AdapterModule {
   name: string;
   describe: string;
-  create(argument: string | undefined): Agent;
+  create(argument: string | undefined, deps: AdapterDeps): Agent;
 }
 
 const ADAPTERS_DIR = fileURLToPath(new URL('./adapters/', import.meta.url));
@@ -34,7 +41,7 @@ export interface ResolvedAgent {
 
 export const DEFAULT_AGENT = 'reference';
 
-export async function resolveAgent(spec: string): Promise<ResolvedAgent> {
+export async function resolveAgent(spec: string, deps: AdapterDeps = { clients: {} }): Promise<ResolvedAgent> {
   const defaulted = spec.trim() === '';
   const text = defaulted ? DEFAULT_AGENT : spec.trim();
   const colon = text.indexOf(':');
@@ -45,5 +52,5 @@ export async function resolveAgent(spec: string): Promise<ResolvedAgent> {
   if (!found) {
     throw new Error(`IWB_AGENT=${spec}: no agent adapter named "${name}"; known: ${adapters.map((a) => a.name).join(', ')}`);
   }
-  return { agent: found.create(argument), defaulted };
+  return { agent: found.create(argument, deps), defaulted };
 }

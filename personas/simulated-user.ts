@@ -2,7 +2,7 @@ import type { Case } from '../slots/schema.js';
 import type { SimulatedUser } from './types.js';
 
 /** Placeholder until the retrieval / answer / containment user lands: answers nothing, leaks nothing. */
-export function createSimulatedUser(_c: Case): SimulatedUser {
+export function createSimulatedUser(_c: Case, _deps: { client?: unknown } = {}): SimulatedUser {
   return {
     async answer(question) {
       return {
