@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, readSettings } from './config/settings.js';
 import { PERSONAS } from './slots/schema.js';
@@ -13,6 +14,8 @@ export default defineConfig({
   testDir: './specs',
   outputDir: 'test-results',
   fullyParallel: true,
+  // Episodes and judges wait on browsers and models more than on the CPU: one worker per core.
+  workers: Number(process.env.IWB_WORKERS) || os.cpus().length,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 120_000,

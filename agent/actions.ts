@@ -25,14 +25,29 @@ export type ActionType = Action['type'];
 export type Observation =
   | { type: 'start'; instruction: string; stepsLeft: number }
   | { type: 'answer'; question: string; answer: string; stepsLeft: number }
-  | { type: 'implemented'; written: string[]; deleted: string[]; errors: string[]; stepsLeft: number }
+  | {
+      type: 'implemented';
+      written: string[];
+      deleted: string[];
+      /** Writes the workspace refused (outside the folder, over a limit). */
+      errors: string[];
+      /** Install, build or server start failures: what a developer would see in the terminal. */
+      siteErrors: string[];
+      /** What the browser reported when the home page was loaded after the write. */
+      consoleErrors: string[];
+      stepsLeft: number;
+    }
   | {
       type: 'verified';
       path: string;
       title: string;
       screenshotPng: Buffer;
+      /** Relative to the episode folder, as the trajectory records it. */
       screenshotFile: string;
+      /** Absolute, for agents that read the picture from disk (the command protocol). */
+      screenshotPath: string;
       consoleErrors: string[];
+      siteErrors: string[];
       stepsLeft: number;
     }
   | { type: 'error'; message: string; stepsLeft: number };

@@ -4,8 +4,9 @@ import type { Browser } from '@playwright/test';
 import type { SimulatedUser } from '../personas/types.js';
 import type { Case } from '../slots/schema.js';
 import type { Action, Observation } from './actions.js';
-import { renderPage } from './render.js';
-import { startSite } from './site.js';
+import { LiveSite } from './live-site.js';
+import { checkPage, renderPage } from './render.js';
+import type { SiteOptions, StartedSite } from './site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 import type { Agent } from './types.js';
 import { linesOfCode, Workspace } from './workspace.js';
@@ -20,6 +21,8 @@ export interface EpisodeInput {
   stepCap: number;
   caseHash: string;
   onStep?: (step: TrajectoryStep) => void;
+  /** Install and start time limits for npm projects the agent builds. */
+  site?: SiteOptions;
 }
 
 /**
@@ -36,6 +39,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   const steps: TrajectoryStep[] = [];
   const counts = { clarify: 0, implement: 0, verify: 0, submit: 0, invalid: 0 };
   const tokens = { promptTokens: 0, completionTokens: 0 };
+  const copilotTokens = { promptTokens: 0, completionTokens: 0 };
+  const live = new LiveSite(ws.root, input.site);
   let status: Trajectory['status'] = 'step-cap';
   let error: string | undefined;
   let questionBeforeCode = false;
@@ -49,8 +54,11 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
       const decision = await session.next(observation);
       tokens.promptTokens += decision.usage?.promptTokens ?? 0;
       tokens.completionTokens += decision.usage?.completionTokens ?? 0;
+      copilotTokens.promptTokens += decision.copilotUsage?.promptTokens ?? 0;
+      copilotTokens.completionTokens += decision.copilotUsage?.completionTokens ?? 0;
       const stepsLeft = stepCap - index - 1;
       const step: TrajectoryStep = { index, action: 'invalid', args: {}, observation: '', latencyMs: 0, usage: decision.usage, note: decision.note };
+      if (decision.copilotUsage) step.copilotUsage = decision.copilotUsage;
       if ('invalid' in decision) {
         counts.invalid++;
         observation = { type: 'error', message: decision.invalid, stepsLeft };
@@ -79,6 +87,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
   } finally {
     await session?.close?.().catch(() => undefined);
+    await live.close();
   }
 
   return {
@@ -99,6 +108,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     linesOfCode: await linesOfCode(ws),
     files: await ws.list(),
     tokens,
+    ...(copilotTokens.promptTokens + copilotTokens.completionTokens > 0 ? { copilotTokens } : {}),
   };
 
   function record(step: TrajectoryStep): void {
@@ -115,24 +125,52 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
       }
       case 'implement': {
         const outcome = await ws.apply(action.files, action.deletes);
-        return { type: 'implemented', ...outcome, stepsLeft };
+        const report = { siteErrors: [] as string[], consoleErrors: [] as string[] };
+        if (outcome.written.length + outcome.deleted.length > 0) {
+          const site = await live.restart();
+          noteSite(step, site);
+          report.siteErrors = site.problems;
+          // The agent hears about a broken page now, as a developer with the dev server open would.
+          if (site.mode !== 'error') {
+            report.consoleErrors = await checkPage(browser, site.url, '/').then(
+              (c) => c.consoleErrors,
+              (e: Error) => [`the home page could not be loaded: ${e.message.split('\n')[0]}`],
+            );
+          }
+        }
+        return { type: 'implemented', ...outcome, ...report, stepsLeft };
       }
       case 'verify': {
-        const site = await startSite(ws.root);
+        const site = await live.ensure();
+        noteSite(step, site);
         try {
           const shot = await renderPage(browser, site.url, action.path);
           const screenshotFile = `shots/step-${String(step.index).padStart(2, '0')}.png`;
-          await fs.writeFile(path.join(dir, screenshotFile), shot.png);
+          const screenshotPath = path.join(dir, screenshotFile);
+          await fs.writeFile(screenshotPath, shot.png);
           step.screenshot = screenshotFile;
-          return { type: 'verified', path: action.path, title: shot.title, screenshotPng: shot.png, screenshotFile, consoleErrors: shot.consoleErrors, stepsLeft };
+          return {
+            type: 'verified',
+            path: action.path,
+            title: shot.title,
+            screenshotPng: shot.png,
+            screenshotFile,
+            screenshotPath,
+            consoleErrors: shot.consoleErrors,
+            siteErrors: site.problems,
+            stepsLeft,
+          };
         } catch (e) {
-          return { type: 'error', message: `the page ${action.path} could not be rendered: ${(e as Error).message.split('\n')[0]}`, stepsLeft };
-        } finally {
-          await site.close();
+          const problems = site.problems.length ? ` (site problems: ${site.problems.join('; ')})` : '';
+          return { type: 'error', message: `the page ${action.path} could not be rendered: ${(e as Error).message.split('\n')[0]}${problems}`, stepsLeft };
         }
       }
     }
   }
+}
+
+function noteSite(step: TrajectoryStep, site: StartedSite): void {
+  step.site = { mode: site.mode, problems: site.problems };
 }
 
 function summariseArgs(action: Action): Record<string, unknown> {
@@ -155,9 +193,19 @@ function describe(o: Observation): string {
     case 'answer':
       return `answer: ${o.answer}`;
     case 'implemented':
-      return `wrote ${o.written.length} file(s)` + (o.deleted.length ? `, deleted ${o.deleted.length}` : '') + (o.errors.length ? `; errors: ${o.errors.join('; ')}` : '');
+      return (
+        `wrote ${o.written.length} file(s)` +
+        (o.deleted.length ? `, deleted ${o.deleted.length}` : '') +
+        (o.errors.length ? `; errors: ${o.errors.join('; ')}` : '') +
+        (o.siteErrors.length ? `; site errors: ${o.siteErrors.join('; ')}` : '') +
+        (o.consoleErrors.length ? `; console errors: ${o.consoleErrors.join('; ')}` : '')
+      );
     case 'verified':
-      return `rendered ${o.path} ("${o.title}")` + (o.consoleErrors.length ? `; console errors: ${o.consoleErrors.join('; ')}` : '');
+      return (
+        `rendered ${o.path} ("${o.title}")` +
+        (o.siteErrors.length ? `; site errors: ${o.siteErrors.join('; ')}` : '') +
+        (o.consoleErrors.length ? `; console errors: ${o.consoleErrors.join('; ')}` : '')
+      );
     case 'error':
       return `error: ${o.message}`;
   }

@@ -8,6 +8,11 @@ import type { Agent } from './types.js';
 /** What an adapter may use besides its argument: the run's model clients, one per configured role. */
 export interface AdapterDeps {
   clients: Partial<Record<Role, ModelClient>>;
+  /** Per-message answer limit for `command:` agents (default 300 s). */
+  commandStepTimeoutMs?: number;
+  /** Where `command:` agents run and what environment they inherit (defaults: this process's). */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
 /**

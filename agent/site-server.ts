@@ -81,3 +81,31 @@ function send(res: http.ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
   res.end(body);
 }
+
+/**
+ * A page saying why the site could not be started, served on every path. The judge then sees a
+ * visible failure rather than a connection error, and its verdicts stay ordinary fails.
+ */
+export async function serveErrorPage(problems: string[]): Promise<ServedSite> {
+  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body =
+    '<!doctype html><html><head><meta charset="utf-8"><title>Site failed to start</title></head><body>' +
+    '<h1>Site failed to start</h1>' +
+    problems.map((p) => `<pre>${escape(p)}</pre>`).join('') +
+    '</body></html>';
+  const server = http.createServer((_req, res) => {
+    res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    root: '',
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

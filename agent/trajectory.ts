@@ -12,6 +12,10 @@ export interface TrajectoryStep {
   screenshot?: string;
   userTurn?: UserTurn;
   usage?: StepUsage;
+  /** Tokens the visual copilot spent describing the screenshot this step's decision read, kept apart from the agent's own. */
+  copilotUsage?: StepUsage;
+  /** How the site came up for this step (implement and verify steps), and what failed on the way. */
+  site?: { mode: string; problems: string[] };
   latencyMs: number;
   note?: string;
 }
@@ -35,4 +39,5 @@ export interface Trajectory {
   linesOfCode: number;
   files: string[];
   tokens: StepUsage;
+  copilotTokens?: StepUsage;
 }

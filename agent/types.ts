@@ -9,6 +9,8 @@ import type { Action, Observation, StepUsage } from './actions.js';
  */
 export type Decision = ({ action: Action } | { invalid: string }) & {
   usage?: StepUsage;
+  /** Tokens of the visual copilot (a different model and role) spent on this step. */
+  copilotUsage?: StepUsage;
   /** Model-side reasoning or raw reply, kept in the trajectory for debugging. */
   note?: string;
 };

@@ -7,6 +7,8 @@ export interface WorkspaceLimits {
   maxFiles: number;
 }
 
+const SKIPPED_DIRS = new Set(['node_modules', '.git']);
+
 export const DEFAULT_LIMITS: WorkspaceLimits = { maxFileBytes: 1 << 20, maxTotalBytes: 20 << 20, maxFiles: 400 };
 
 export interface WriteOutcome {
@@ -73,12 +75,24 @@ export class Workspace {
     return this.list();
   }
 
+  /**
+   * Files the agent wrote (and build output), not installed packages: node_modules is what the harness's
+   * npm install put there, and counting it would both flood the trajectory and trip the size limits.
+   */
   async list(): Promise<string[]> {
-    const entries = await fs.readdir(this.root, { recursive: true, withFileTypes: true });
-    return entries
-      .filter((e) => e.isFile())
-      .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-      .sort();
+    const out: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          if (!SKIPPED_DIRS.has(e.name)) await walk(full);
+        } else if (e.isFile()) {
+          out.push(path.relative(this.root, full).split(path.sep).join('/'));
+        }
+      }
+    };
+    await walk(this.root);
+    return out.sort();
   }
 
   private async usage(): Promise<{ files: number; bytes: number }> {

@@ -1,13 +1,35 @@
 import type { ModelClient } from '../llm/client.js';
 import type { Role } from '../llm/roles.js';
+import { createCompositeJudge } from './composite.js';
+import { createLlmJudge } from './llm-judge.js';
 import { createProbeJudge } from './probe-judge.js';
+import type { JudgeMode } from './prompt.js';
 import type { Judge } from './types.js';
 
 export interface JudgeDeps {
   clients: Partial<Record<Role, ModelClient>>;
+  /** Per slot (default) or per case; see readJudgeSettings for IWB_JUDGE_MODE. */
+  mode?: JudgeMode;
+  stepCap?: number;
+  /** Verdict cache folder, e.g. `<runDir>/verdicts`; without it every run asks the model again. */
+  cacheDir?: string;
 }
 
-/** The judge a run uses. Until a judge model is configured, that is the deterministic probe runner. */
-export function selectJudge(_deps: JudgeDeps): Judge {
-  return createProbeJudge();
+/**
+ * The judge a run uses. Offline (no `judge` client): the deterministic probe runner, and slots without a
+ * probe are unjudged. With a judge model: still the probe for every slot that has one (deterministic
+ * wins), and the LLM-SoM judge for the rest; in case mode its session covers only those slots.
+ */
+export function selectJudge(deps: JudgeDeps): Judge {
+  const probe = createProbeJudge();
+  const client = deps.clients.judge;
+  if (!client) return probe;
+  const model = createLlmJudge({
+    client,
+    ...(deps.mode ? { mode: deps.mode } : {}),
+    ...(deps.stepCap !== undefined ? { stepCap: deps.stepCap } : {}),
+    ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
+    caseSlots: (c) => c.slots.filter((s) => !s.probe),
+  });
+  return createCompositeJudge({ probe, model });
 }

@@ -20,11 +20,21 @@ export interface Verdict {
   judge: string;
   steps: JudgeStep[];
   durationMs: number;
+  /** The page carried text addressed to the judge ("ignore your instructions", "answer pass"). */
+  injection?: boolean;
+  /** Requests the judged page made to hosts other than the site under test, refused and counted. */
+  blockedRequests?: number;
+  /** True when the verdict came from the verdict cache rather than a new judge session. */
+  cached?: boolean;
+  /** Tokens the judge model spent on this verdict (0 when cached or deterministic). */
+  tokens?: { prompt: number; completion: number };
 }
 
 /** What a judge is handed: the served submission and a fresh page on it. */
 export interface SiteUnderTest {
   url: string;
+  /** The served folder, when known: its content hash keys the verdict cache (no root, no caching). */
+  root?: string;
   page: Page;
   browser: Browser;
   case: Case;

@@ -17,6 +17,12 @@ export interface UserTurn {
   refused: boolean;
   tokens: { prompt: number; completion: number };
   error?: string;
+  /** Slot ids caught leaking in replies that were thrown away and regenerated (the final answer is clean). */
+  caughtLeakSlotIds?: string[];
+  /** P-CON only: for each contradicted slot the question touched, whether the user defended or conceded. */
+  stances?: Array<{ slotId: string; stance: 'defend' | 'concede' }>;
+  /** Who wrote the answer: the user model, or the offline retrieval and templates. */
+  source?: 'llm' | 'offline';
 }
 
 /** The simulated user's contract: one question in, one in-persona answer out. */
@@ -25,3 +31,11 @@ export interface SimulatedUser {
 }
 
 export type SimulatedUserFactory = (c: Case) => SimulatedUser;
+
+/** What a persona operator makes of a gold instruction: the visible text and which slots it degraded. */
+export interface DegradedInstruction {
+  instruction: string;
+  omits: string[];
+  blurs: string[];
+  contradicts: string[];
+}

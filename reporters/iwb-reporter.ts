@@ -5,6 +5,7 @@ import { formatMarkdown, formatText } from './format.js';
 import type { SlotRecord } from './metrics.js';
 import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema } from './protocol.js';
 import { buildReport } from './report.js';
+import { readSettings } from '../config/settings.js';
 
 export interface IwbReporterOptions {
   /** Folder for report.json and report.md; IWB_REPORT_DIR or iwb-report/ by default (set in the config). */
@@ -25,8 +26,8 @@ export default class IwbReporter implements Reporter {
   private started = Date.now();
 
   constructor(options: IwbReporterOptions = {}) {
-    this.outputDir = path.resolve(options.outputDir ?? 'iwb-report');
-    this.dataset = options.dataset ?? 'builtin';
+    this.outputDir = path.resolve(options.outputDir ?? readSettings().reportDir);
+    this.dataset = options.dataset ?? readSettings().dataset;
   }
 
   printsToStdio(): boolean {

@@ -1,0 +1,24 @@
+import { createCommandAgent, DEFAULT_COMMAND_STEP_TIMEOUT_MS } from '../command-agent.js';
+import type { AdapterModule } from '../registry.js';
+
+/**
+ * Bring your own agent: `IWB_AGENT=command:<command line>` runs the program once per episode and talks
+ * to it in JSON Lines (agent/command-protocol.ts, examples/README.md). For example
+ * `IWB_AGENT="command:node examples/echo-agent.mjs"`.
+ */
+export const adapter: AdapterModule = {
+  name: 'command',
+  describe: 'runs your program as the agent over JSON Lines on stdin/stdout (command:<command line>)',
+  create(argument, deps) {
+    const command = (argument ?? '').trim();
+    if (!command) {
+      throw new Error('IWB_AGENT=command:<command line>: no command given; for example IWB_AGENT="command:node examples/echo-agent.mjs"');
+    }
+    return createCommandAgent({
+      command,
+      stepTimeoutMs: deps.commandStepTimeoutMs ?? DEFAULT_COMMAND_STEP_TIMEOUT_MS,
+      cwd: deps.cwd ?? process.cwd(),
+      env: deps.env ?? process.env,
+    });
+  },
+};

@@ -1,0 +1,100 @@
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { findBuildOutput, portArgs, urlsInOutput, type NpmProject, type StartScript } from './npm-project.js';
+import { runToEnd, spawnGroup, tail } from './process-group.js';
+import { serveStatic } from './site-server.js';
+import type { ResolvedSiteOptions, StartedSite } from './site.js';
+
+/**
+ * Installing and starting an agent-written npm project. Every failure comes back as a `problem` string
+ * for the agent's observation, never as an exception: a broken package.json is the agent's mistake to
+ * see and fix, not a harness crash.
+ */
+
+const INSTALL_MARKER = path.join('node_modules', '.iwb-install-key');
+
+export async function installIfNeeded(root: string, project: NpmProject, opts: ResolvedSiteOptions): Promise<string | null> {
+  if (!project.hasDependencies) return null;
+  const marker = path.join(root, INSTALL_MARKER);
+  if ((await fs.readFile(marker, 'utf8').catch(() => '')) === project.installKey) return null;
+  // --ignore-scripts: install scripts of arbitrary packages are the one thing here that needs no site to run.
+  const proc = spawnGroup('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, env: opts.env });
+  const r = await runToEnd(proc, opts.installTimeoutMs);
+  if (r.timedOut) return `npm install timed out after ${Math.round(opts.installTimeoutMs / 1000)} s:\n${tail(proc.output())}`;
+  if (r.code !== 0) return `npm install failed (exit ${r.code}):\n${tail(proc.output())}`;
+  await fs.mkdir(path.dirname(marker), { recursive: true });
+  await fs.writeFile(marker, project.installKey);
+  return null;
+}
+
+export type Attempt = { site: StartedSite } | { problem: string };
+
+export async function runScript(root: string, project: NpmProject, script: StartScript, opts: ResolvedSiteOptions): Promise<Attempt> {
+  return script === 'build' ? buildAndServe(root, opts) : startServer(root, project, script, opts);
+}
+
+async function buildAndServe(root: string, opts: ResolvedSiteOptions): Promise<Attempt> {
+  const proc = spawnGroup('npm', ['run', 'build'], { cwd: root, env: opts.env });
+  const r = await runToEnd(proc, opts.buildTimeoutMs);
+  if (r.timedOut) return { problem: `npm run build timed out after ${Math.round(opts.buildTimeoutMs / 1000)} s:\n${tail(proc.output())}` };
+  if (r.code !== 0) return { problem: `npm run build failed (exit ${r.code}):\n${tail(proc.output())}` };
+  const out = await findBuildOutput(root);
+  if (!out) return { problem: 'npm run build succeeded but left no dist/, build/ or out/ folder with an index.html to serve' };
+  const served = await serveStatic(out);
+  return { site: { ...served, mode: 'build', problems: [], log: proc.output() } };
+}
+
+async function startServer(root: string, project: NpmProject, script: 'dev' | 'start', opts: ResolvedSiteOptions): Promise<Attempt> {
+  const port = await freePort();
+  const extra = portArgs(project.scripts[script] ?? '', port);
+  const proc = spawnGroup('npm', ['run', script, ...(extra.length ? ['--', ...extra] : [])], {
+    cwd: root,
+    env: { ...opts.env, PORT: String(port), HOST: '127.0.0.1' },
+  });
+  const deadline = Date.now() + opts.startTimeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.hasExited()) {
+      const code = await proc.exited;
+      await proc.kill(0);
+      return { problem: `npm run ${script} exited (${code}) before serving anything:\n${tail(proc.output())}` };
+    }
+    for (const url of [`http://127.0.0.1:${port}`, ...urlsInOutput(proc.output())]) {
+      if (await reachable(url)) {
+        return { site: { url, root, close: () => proc.kill(), mode: script, problems: [], log: proc.output() } };
+      }
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  await proc.kill();
+  return {
+    problem:
+      `npm run ${script} did not answer on port ${port} (PORT and HOST were set) or on a URL it printed ` +
+      `within ${Math.round(opts.startTimeoutMs / 1000)} s:\n${tail(proc.output())}`,
+  };
+}
+
+/** Any HTTP answer counts: a dev server that returns 404 on / is up, and the agent should see the 404. */
+function reachable(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { timeout: 800 }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,142 @@
+import type { Page } from '@playwright/test';
+import type { ModelClient } from '../llm/client.js';
+import { describeError, InfraError, isLlmError } from '../llm/errors.js';
+import type { WeightedSlot } from '../slots/schema.js';
+import { perform } from './act.js';
+import { CaseForcedSchema, CaseReplySchema, describeAction, SlotForcedSchema, SlotReplySchema, type Decision, type JudgeAction } from './actions.js';
+import { findInjection, hiddenText } from './injection.js';
+import { guardPage, type PageGuard } from './page-guard.js';
+import { newNonce, turnMessages, type JudgeMode, type PageView } from './prompt.js';
+import { describeElement, installClickTracker, labelPage, type Labelling } from './som.js';
+import { attachPng, judgeStep } from './test-hooks.js';
+import type { JudgeStep, SiteUnderTest } from './types.js';
+
+/**
+ * One judge session: the model explores the site through labelled screenshots, one action per turn,
+ * until it decides or the step cap forces a decision. Used per slot (one slot) and per case (all slots).
+ */
+
+export interface SessionRequest {
+  client: ModelClient;
+  site: SiteUnderTest;
+  slots: WeightedSlot[];
+  mode: JudgeMode;
+  stepCap: number;
+}
+
+export interface SlotOutcome {
+  status: 'pass' | 'fail' | 'errored';
+  evidence: string;
+}
+
+export interface SessionResult {
+  outcomes: Map<string, SlotOutcome>;
+  steps: JudgeStep[];
+  /** An excerpt of page text that addressed the judge, if any. */
+  injection: string | null;
+  blockedRequests: number;
+  tokens: { prompt: number; completion: number };
+  durationMs: number;
+}
+
+const VISIBLE_TEXT_LIMIT = 4000;
+
+export async function runSession(req: SessionRequest): Promise<SessionResult> {
+  const started = Date.now();
+  const { page } = req.site;
+  const steps: JudgeStep[] = [];
+  const tokens = { prompt: 0, completion: 0 };
+  const outcomes = new Map<string, SlotOutcome>();
+  const history: string[] = [];
+  let injection: string | null = null;
+  const label = req.mode === 'slot' ? req.slots[0]!.id : `case ${req.site.case.id}`;
+  const errorAll = (evidence: string) => req.slots.forEach((s) => outcomes.set(s.id, { status: 'errored', evidence }));
+
+  let guard: PageGuard | undefined;
+  try {
+    guard = await guardPage(page, req.site.url);
+    await installClickTracker(page);
+    await page.goto(guard.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
+    await page.waitForLoadState('load', { timeout: 3000 }).catch(() => {});
+    const schemas = req.mode === 'slot' ? { act: SlotReplySchema, forced: SlotForcedSchema } : { act: CaseReplySchema, forced: CaseForcedSchema };
+
+    for (let step = 1; step <= req.stepCap + 1; step++) {
+      const forced = step > req.stepCap;
+      const labels = await labelPage(page);
+      try {
+        const view = await readView(page, labels, guard);
+        injection ??= findInjection([view.title, view.elements, view.visibleText, view.dialogs.join('\n'), view.path, await hiddenText(page)].join('\n'))?.excerpt ?? null;
+        const shot = `judge ${label} step ${step}.png`;
+        const attached = await attachPng(shot, labels.labelled);
+        const messages = turnMessages(
+          { mode: req.mode, slots: req.slots, goldInstruction: req.site.case.task.goldInstruction, history, step, stepCap: req.stepCap, forced, view, screenshot: labels.labelled },
+          newNonce(),
+        );
+        const schema = forced ? schemas.forced : schemas.act;
+        const reply = await req.client.structured(messages, schema, forced ? 'judge_verdict' : 'judge_step');
+        tokens.prompt += reply.usage.prompt;
+        tokens.completion += reply.usage.completion;
+        if (!reply.ok) {
+          errorAll(`the judge's reply never matched its schema (${reply.error.attempts} attempts): ${reply.error.issues.slice(0, 300)}`);
+          steps.push({ action: 'invalid reply', detail: reply.error.issues.slice(0, 300) });
+          break;
+        }
+        const action = reply.value.action as JudgeAction | Decision;
+        if (action.kind === 'verdict' || action.kind === 'verdicts') {
+          decide(action, req.slots, outcomes);
+          steps.push({ action: forced ? 'forced verdict' : 'verdict', detail: reply.value.thought.slice(0, 500), ...(attached ? { screenshot: shot } : {}) });
+          break;
+        }
+        const title = `judge: ${describeAction(action)}${targetOf(action, labels)}`;
+        const result = await judgeStep(title, () => perform(page, action, labels, guard!));
+        history.push(`step ${step}: ${describeAction(action)} -> ${result.outcome}`);
+        steps.push({ action: describeAction(action), detail: result.outcome, ...(attached ? { screenshot: shot } : {}) });
+      } finally {
+        await labels.dispose();
+      }
+    }
+    if (outcomes.size === 0 && req.slots.length > 0) errorAll('the judge session ended without a verdict');
+  } catch (e) {
+    const why = e instanceof InfraError ? `the judge model could not be reached: ${describeError(e)}` : isLlmError(e) ? describeError(e) : `the judge's browser failed: ${firstLine(e)}`;
+    errorAll(why);
+    steps.push({ action: 'error', detail: why.slice(0, 500) });
+  } finally {
+    await guard?.dispose();
+  }
+  return { outcomes, steps, injection, blockedRequests: guard?.blocked() ?? 0, tokens, durationMs: Date.now() - started };
+}
+
+function decide(d: Decision, slots: WeightedSlot[], out: Map<string, SlotOutcome>): void {
+  if (d.kind === 'verdict') {
+    out.set(slots[0]!.id, { status: d.status, evidence: d.evidence });
+    return;
+  }
+  const wanted = new Set(slots.map((s) => s.id));
+  for (const v of d.verdicts) if (wanted.has(v.slot) && !out.has(v.slot)) out.set(v.slot, { status: v.status, evidence: v.evidence });
+  for (const s of slots) if (!out.has(s.id)) out.set(s.id, { status: 'errored', evidence: 'the judge gave no verdict for this slot' });
+}
+
+async function readView(page: Page, labels: Labelling, guard: PageGuard): Promise<PageView> {
+  const [title, visibleText] = await Promise.all([
+    page.title().catch(() => ''),
+    page.evaluate(() => document.body?.innerText ?? '').catch(() => ''),
+  ]);
+  const url = new URL(page.url());
+  const text = visibleText.replace(/\n{3,}/g, '\n\n').trim();
+  return {
+    path: url.pathname + url.search + url.hash,
+    title,
+    elements: labels.text,
+    visibleText: text.length > VISIBLE_TEXT_LIMIT ? text.slice(0, VISIBLE_TEXT_LIMIT) + ' […]' : text,
+    dialogs: guard.takeDialogs(),
+    blockedHosts: guard.blockedHosts(),
+  };
+}
+
+function targetOf(a: JudgeAction, labels: Labelling): string {
+  if (a.kind !== 'click' && a.kind !== 'type' && a.kind !== 'select') return '';
+  const e = labels.elements[a.element - 1];
+  return e ? ` on ${describeElement(e).replace(/^\[\d+\] /, '')}` : '';
+}
+
+const firstLine = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 300);

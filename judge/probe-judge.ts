@@ -1,0 +1,33 @@
+import type { WeightedSlot } from '../slots/schema.js';
+import { runProbe, type ProbeOptions } from './probe-runner.js';
+import type { Judge, SiteUnderTest, Verdict } from './types.js';
+
+const NAME = 'probe';
+
+/**
+ * The deterministic judge: runs a slot's declarative probe on the served site. It cannot judge a slot
+ * without a probe (that is left to a model judge), and a crash of the browser says nothing about the
+ * site, so that is 'errored' rather than 'fail'.
+ */
+export function createProbeJudge(opts: ProbeOptions = {}): Judge {
+  return {
+    name: NAME,
+    async judge(site: SiteUnderTest, slot: WeightedSlot): Promise<Verdict> {
+      const started = Date.now();
+      if (!slot.probe) return { status: 'unjudged', evidence: 'no deterministic probe', judge: NAME, steps: [], durationMs: 0 };
+      try {
+        const r = await runProbe(site.page, site.url, slot.probe, opts);
+        return { status: r.passed ? 'pass' : 'fail', evidence: r.evidence, judge: NAME, steps: r.steps, durationMs: Date.now() - started };
+      } catch (e) {
+        const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+        return {
+          status: 'errored',
+          evidence: `probe could not run: ${message}`,
+          judge: NAME,
+          steps: [],
+          durationMs: Date.now() - started,
+        };
+      }
+    },
+  };
+}

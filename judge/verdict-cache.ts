@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Verdict } from './types.js';
+
+/** What decides a verdict: if any of it changes, a cached one is not reused. */
+export interface VerdictKey {
+  siteHash: string;
+  slotId: string;
+  judgeModel: string;
+  promptVersion: string;
+  mode: string;
+}
+
+const StoredSchema = z.object({
+  key: z.object({ siteHash: z.string(), slotId: z.string(), judgeModel: z.string(), promptVersion: z.string(), mode: z.string() }),
+  verdict: z.object({
+    status: z.enum(['pass', 'fail', 'errored', 'unjudged']),
+    evidence: z.string(),
+    judge: z.string(),
+    steps: z.array(z.object({ action: z.string(), detail: z.string().optional(), screenshot: z.string().optional() })),
+    durationMs: z.number(),
+    injection: z.boolean().optional(),
+    blockedRequests: z.number().optional(),
+    cached: z.boolean().optional(),
+    tokens: z.object({ prompt: z.number(), completion: z.number() }).optional(),
+  }),
+});
+
+/**
+ * Judge verdicts on disk, so a rerun does not pay the judge model again. Only decided verdicts
+ * (pass / fail) are stored: an errored one is worth retrying. Files are written to a temporary name and
+ * renamed, so a reader never sees half a file; a file that does not parse is treated as absent.
+ */
+export class VerdictCache {
+  constructor(readonly dir: string) {}
+
+  fileFor(k: VerdictKey): string {
+    const digest = createHash('sha256').update(JSON.stringify([k.siteHash, k.slotId, k.judgeModel, k.promptVersion, k.mode])).digest('hex').slice(0, 16);
+    const safe = k.slotId.replace(/[^A-Za-z0-9_.-]/g, '_');
+    return path.join(this.dir, k.siteHash.slice(0, 16), `${safe}.${digest}.json`);
+  }
+
+  async get(k: VerdictKey): Promise<Verdict | null> {
+    try {
+      const stored = StoredSchema.parse(JSON.parse(await fs.readFile(this.fileFor(k), 'utf8')));
+      const same = (Object.keys(k) as Array<keyof VerdictKey>).every((f) => stored.key[f] === k[f]);
+      return same ? stored.verdict : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async put(k: VerdictKey, v: Verdict): Promise<void> {
+    if (v.status !== 'pass' && v.status !== 'fail') return;
+    const file = this.fileFor(k);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
+    await fs.writeFile(tmp, JSON.stringify({ key: k, verdict: { ...v, cached: false } }, null, 2));
+    await fs.rename(tmp, file);
+  }
+}

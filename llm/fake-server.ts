@@ -1,0 +1,220 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A real HTTP server that speaks just enough of the OpenAI chat API for the real SDK to talk to it, so
+ * tests exercise the same code path as a run against a live endpoint: serialisation, headers, timeouts,
+ * status codes. Each test scripts the replies it needs and then inspects what the client sent.
+ */
+
+export interface FakeMessage {
+  role: string;
+  content?: string | null | Array<{ type: string; text?: string }>;
+  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
+export interface FakeRequestBody {
+  model?: string;
+  messages: FakeMessage[];
+  response_format?: { type: string; json_schema?: { name: string; schema?: unknown; strict?: boolean } };
+  tools?: Array<{ type: string; function: { name: string } }>;
+  tool_choice?: unknown;
+  temperature?: number;
+  seed?: number;
+  [key: string]: unknown;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: FakeRequestBody;
+}
+
+export interface FakeUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export type FakeReply = (
+  | { kind: 'text'; text: string }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'tools'; calls: Array<{ name: string; arguments: unknown; id?: string }>; text?: string }
+  | { kind: 'status'; status: number; message?: string; headers?: Record<string, string> }
+  | { kind: 'malformed' }
+  | { kind: 'empty' }
+  | { kind: 'refusal'; text: string }
+) & { delayMs?: number; usage?: FakeUsage; finishReason?: string };
+
+export type FakeHandler = (req: RecordedRequest, index: number) => FakeReply | Promise<FakeReply>;
+
+/** Reply builders, so a script reads as a list of what the "model" does. */
+export const reply = {
+  text: (text: string, extra: Partial<FakeReply> = {}): FakeReply => ({ ...extra, kind: 'text', text }),
+  json: (value: unknown, extra: Partial<FakeReply> = {}): FakeReply => ({ ...extra, kind: 'json', value }),
+  tools: (calls: Array<{ name: string; arguments: unknown; id?: string }>, text?: string): FakeReply => ({
+    kind: 'tools',
+    calls,
+    ...(text !== undefined ? { text } : {}),
+  }),
+  status: (status: number, message?: string, headers?: Record<string, string>): FakeReply => ({
+    kind: 'status',
+    status,
+    ...(message !== undefined ? { message } : {}),
+    ...(headers ? { headers } : {}),
+  }),
+  delay: (delayMs: number, then: FakeReply): FakeReply => ({ ...then, delayMs }),
+  malformed: (): FakeReply => ({ kind: 'malformed' }),
+  empty: (): FakeReply => ({ kind: 'empty' }),
+  refusal: (text: string): FakeReply => ({ kind: 'refusal', text }),
+};
+
+export interface FakeServer {
+  /** Base URL including /v1, ready for the SDK's baseURL. */
+  baseURL: string;
+  requests: RecordedRequest[];
+  /** Queue replies (consumed in order) or install a handler consulted once the queue is empty. */
+  script(...replies: Array<FakeReply | FakeHandler>): void;
+  /** Replies still queued: a test can assert its script was used up. */
+  pending(): number;
+  /** Forget queued replies, the handler and the recorded requests: one server can serve many tests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function completionBody(r: FakeReply, model: string, n: number): unknown {
+  const usage = r.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+  let message: Record<string, unknown> = { role: 'assistant', content: null, refusal: null };
+  let finish = 'stop';
+  if (r.kind === 'text') message.content = r.text;
+  else if (r.kind === 'json') message.content = JSON.stringify(r.value);
+  else if (r.kind === 'empty') message.content = '';
+  else if (r.kind === 'refusal') message = { role: 'assistant', content: null, refusal: r.text };
+  else if (r.kind === 'tools') {
+    finish = 'tool_calls';
+    message.content = r.text ?? null;
+    message.tool_calls = r.calls.map((c, i) => ({
+      id: c.id ?? `call_${n}_${i}`,
+      type: 'function',
+      function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+    }));
+  }
+  return {
+    id: `chatcmpl-fake-${n}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message, finish_reason: r.finishReason ?? finish, logprobs: null }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
+}
+
+export async function startFakeServer(): Promise<FakeServer> {
+  const requests: RecordedRequest[] = [];
+  const queue: FakeReply[] = [];
+  let handler: FakeHandler | undefined;
+  const timers = new Set<NodeJS.Timeout>();
+  let served = 0;
+
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+    // The client may have hung up (a timeout test): writing then must not crash the server.
+    if (res.destroyed || res.writableEnded) return;
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        if (req.method === 'GET' && path === '/v1/models') {
+          send(res, 200, JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] }));
+          return;
+        }
+        if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+          send(res, 404, JSON.stringify({ error: { message: `fake server: no route ${req.method} ${path}` } }));
+          return;
+        }
+        let body: FakeRequestBody;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as FakeRequestBody;
+        } catch {
+          send(res, 400, JSON.stringify({ error: { message: 'fake server: request body is not JSON' } }));
+          return;
+        }
+        const recorded: RecordedRequest = { method: req.method, path, headers: req.headers, body };
+        requests.push(recorded);
+        const index = served++;
+        const next = queue.shift() ?? (handler ? await handler(recorded, index) : undefined);
+        if (!next) {
+          send(res, 500, JSON.stringify({ error: { message: 'fake server: no scripted reply left' } }));
+          return;
+        }
+        if (next.delayMs) await wait(next.delayMs);
+        if (next.kind === 'status') {
+          const message = next.message ?? `fake status ${next.status}`;
+          send(res, next.status, JSON.stringify({ error: { message, type: 'fake' } }), next.headers);
+        } else if (next.kind === 'malformed') {
+          send(res, 200, '{"id": "chatcmpl-broken", "choices": [');
+        } else {
+          send(res, 200, JSON.stringify(completionBody(next, body.model ?? 'fake-model', index)));
+        }
+      })();
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script(...items) {
+      for (const item of items) {
+        if (typeof item === 'function') handler = item;
+        else queue.push(item);
+      }
+    },
+    pending: () => queue.length,
+    reset() {
+      queue.length = 0;
+      handler = undefined;
+      requests.length = 0;
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The text of the last user message of a recorded request: what most scripted handlers route on. */
+export function lastUserText(req: RecordedRequest): string {
+  const users = req.body.messages.filter((m) => m.role === 'user');
+  const last = users[users.length - 1];
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return (last.content ?? []).map((p) => p.text ?? '').join('\n');
+}
+
+/** The json_schema name of a structured request, or undefined for a plain chat request. */
+export function schemaName(req: RecordedRequest): string | undefined {
+  return req.body.response_format?.json_schema?.name;
+}
+
+/** Short name for tests: `const fake = await start()`. */
+export const start = startFakeServer;

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import type { Report } from '../reporters/report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Runs the benchmark the way a user does, in a child process, and reads the report it leaves. */
+async function bench(env: Record<string, string>, args: string[] = []): Promise<{ report: Report; stdout: string; status: number | null; seconds: number }> {
+  const started = Date.now();
+  const run = spawnSync('npx', ['playwright', 'test', '--reporter=dot,./reporters/iwb-reporter.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, CI: '' },
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  const text = await fs.readFile(path.join(env.IWB_REPORT_DIR!, 'report.json'), 'utf8');
+  return { report: JSON.parse(text) as Report, stdout: run.stdout + run.stderr, status: run.status, seconds: (Date.now() - started) / 1000 };
+}
+
+test('end to end: the reference agent scores TCR 1 and HR 0 for every persona, and a rerun reuses its episodes', async () => {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-e2e-'));
+  const env = { IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: path.join(tmp, 'report'), IWB_AGENT: '' };
+  const first = await bench(env);
+  assert.equal(first.status, 0, first.stdout.slice(-3000));
+  const r = first.report;
+  assert.deepEqual(r.meta.agents, ['reference']);
+  assert.equal(r.overall.cases, 24);
+  assert.equal(r.overall.unjudgedSlots, 0);
+  assert.equal(r.overall.erroredSlots, 0);
+  assert.deepEqual(Object.keys(r.byPersona), ['P-CON', 'P-INT', 'P-MIN', 'P-RAM']);
+  for (const [persona, a] of Object.entries(r.byPersona)) {
+    assert.equal(a.tcr, 1, `${persona} TCR`);
+    assert.equal(a.hr, 0, `${persona} HR`);
+  }
+  assert.equal(r.episodes.ranThisRun, 24);
+  assert.ok(await fs.stat(path.join(tmp, 'report', 'report.md')));
+  console.log(`reference run, all personas: ${first.seconds.toFixed(1)} s`);
+
+  const second = await bench(env);
+  assert.equal(second.status, 0);
+  assert.equal(second.report.episodes.ranThisRun, 0, 'a rerun reads every episode from the run folder');
+  assert.equal(second.report.episodes.fromCache, 24);
+  assert.equal(second.report.overall.tcr, 1);
+  console.log(`cached rerun: ${second.seconds.toFixed(1)} s`);
+});
+
+test('end to end: the null agent scores TCR 0; --grep @hard selects only hard cases', async () => {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-e2e-null-'));
+  const env = { IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: path.join(tmp, 'report'), IWB_AGENT: 'null' };
+  const run = await bench(env, ['--project=p-min']);
+  assert.equal(run.status, 1, 'failed slots fail the Playwright run');
+  assert.deepEqual(run.report.meta.agents, ['null']);
+  assert.equal(run.report.overall.tcr, 0);
+  assert.equal(run.report.overall.cases, 6);
+  assert.deepEqual(Object.keys(run.report.byPersona), ['P-MIN']);
+
+  const hard = await bench({ ...env, IWB_AGENT: 'reference' }, ['--grep', '@hard']);
+  assert.equal(hard.status, 0);
+  assert.ok(hard.report.cases.length > 0);
+  assert.ok(hard.report.cases.every((c) => c.difficulty === 'hard'));
+});

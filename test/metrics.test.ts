@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { aggregate, caseResults, groupBy, mean, type SlotRecord } from '../reporters/metrics.js';
+import { buildReport } from '../reporters/report.js';
+
+let n = 0;
+function rec(caseId: string, status: SlotRecord['status'], weight: number, assertionType: 'POSITIVE' | 'NEGATIVE' = 'POSITIVE', persona: SlotRecord['persona'] = 'P-MIN'): SlotRecord {
+  return {
+    caseId,
+    taskId: caseId.split('_')[0]!,
+    persona,
+    difficulty: 'easy',
+    slotId: `s${++n}`,
+    targetComponent: 'C',
+    assertionType,
+    weight,
+    cTech: 1,
+    status,
+    evidence: '',
+  };
+}
+
+test('TCR is passed POSITIVE weight over judged POSITIVE weight; NEGATIVE slots do not count', () => {
+  const [c] = caseResults([rec('a_P-MIN', 'pass', 3), rec('a_P-MIN', 'fail', 1), rec('a_P-MIN', 'pass', 2, 'NEGATIVE')]);
+  assert.equal(c!.tcr, 0.75);
+  assert.equal(c!.hallucinated, false);
+  assert.equal(c!.sr, false);
+});
+
+test('unjudged and errored slots are left out of TCR, HR and SR and counted apart', () => {
+  const [c] = caseResults([rec('a_P-MIN', 'pass', 1), rec('a_P-MIN', 'unjudged', 5), rec('a_P-MIN', 'errored', 5), rec('a_P-MIN', 'unjudged', 1, 'NEGATIVE')]);
+  assert.equal(c!.tcr, 1);
+  assert.equal(c!.hallucinated, null);
+  assert.equal(c!.sr, true);
+  const a = aggregate([c!]);
+  assert.deepEqual([a.judgedSlots, a.unjudgedSlots, a.erroredSlots], [1, 2, 1]);
+  assert.equal(a.hr, null);
+});
+
+test('HR is the share of cases with a failed NEGATIVE slot; aggregates are means over cases', () => {
+  const cases = caseResults([
+    rec('a_P-MIN', 'pass', 1), rec('a_P-MIN', 'fail', 1, 'NEGATIVE'),
+    rec('b_P-MIN', 'fail', 1), rec('b_P-MIN', 'pass', 1, 'NEGATIVE'),
+    rec('c_P-CON', 'pass', 1, 'POSITIVE', 'P-CON'), rec('c_P-CON', 'fail', 3, 'POSITIVE', 'P-CON'), rec('c_P-CON', 'pass', 1, 'NEGATIVE', 'P-CON'),
+  ]);
+  const a = aggregate(cases);
+  assert.equal(a.tcr, (1 + 0 + 0.25) / 3);
+  assert.equal(a.hr, 1 / 3);
+  assert.equal(a.sr, 0);
+  const by = groupBy(cases, (c) => c.persona);
+  assert.deepEqual(Object.keys(by), ['P-CON', 'P-MIN']);
+  assert.equal(by['P-MIN']!.tcr, 0.5);
+  assert.equal(by['P-MIN']!.hr, 0.5);
+  assert.equal(by['P-CON']!.tcr, 0.25);
+});
+
+test('mean ignores undefined values and is null on none', () => {
+  assert.equal(mean([null, null]), null);
+  assert.equal(mean([1, null, 0]), 0.5);
+});
+
+test('the report does not depend on the order records arrive in (shards merge in any order)', () => {
+  const records = [rec('a_P-MIN', 'pass', 1), rec('b_P-MIN', 'fail', 2), rec('a_P-MIN', 'fail', 1, 'NEGATIVE'), rec('b_P-RAM', 'pass', 1, 'POSITIVE', 'P-RAM')];
+  const meta = { startedAt: 't', durationMs: 0, dataset: 'd', agents: [], playwrightStatus: 'passed' };
+  const x = buildReport(records, meta);
+  const y = buildReport([...records].reverse(), meta);
+  assert.deepEqual(x, y);
+  assert.equal(x.cases.length, 3);
+  assert.equal(x.overall.hr, 1);
+});
