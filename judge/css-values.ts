@@ -1,8 +1,8 @@
 /** Pure CSS value normalisation for probe css expectations; no browser needed, so it is testable alone. */
-
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-const NAMED: Record<string, string> = Object.fromEntries(
+// A Map, not an object literal: `constructor` or `__proto__` typed into a task file must not look like a colour.
+const NAMED = new Map<string, string>(
   (
   'aliceblue:f0f8ff antiquewhite:faebd7 aqua:00ffff aquamarine:7fffd4 azure:f0ffff beige:f5f5dc ' +
   'bisque:ffe4c4 black:000000 blanchedalmond:ffebcd blue:0000ff blueviolet:8a2be2 brown:a52a2a ' +
@@ -32,12 +32,12 @@ const NAMED: Record<string, string> = Object.fromEntries(
   'violet:ee82ee wheat:f5deb3 white:ffffff whitesmoke:f5f5f5 yellow:ffff00 yellowgreen:9acd32 '
   ).split(' ').map((pair) => pair.split(':') as [string, string]),
 );
-NAMED.transparent = '00000000';
+NAMED.set('transparent', '00000000');
 
 /** Any CSS colour notation as computed styles print it: `rgb(r, g, b)`, or `rgba(r, g, b, a)` when translucent. */
 export function normaliseColour(value: string): string | null {
   const v = value.trim().toLowerCase();
-  const hex = (NAMED[v] ?? (/^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(v) ? v.slice(1) : null));
+  const hex = NAMED.get(v) ?? (/^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(v) ? v.slice(1) : null);
   let r: number, g: number, b: number, a = 1;
   if (hex !== null) {
     const full = hex.length <= 4 ? [...hex].map((c) => c + c).join('') : hex;
@@ -61,7 +61,8 @@ export function normaliseColour(value: string): string | null {
   }
   if (![r, g, b, a].every(Number.isFinite)) return null;
   const [R, G, B] = [r, g, b].map((c) => Math.round(Math.min(255, Math.max(0, c))));
-  const A = Math.round(Math.min(1, Math.max(0, a)) * 1000) / 1000;
+  // Two decimals, as Chromium prints an 8-bit alpha: #ff000080 computes to 0.5, not 0.502.
+  const A = Math.round(Math.min(1, Math.max(0, a)) * 100) / 100;
   return A === 1 ? `rgb(${R}, ${G}, ${B})` : `rgba(${R}, ${G}, ${B}, ${A})`;
 }
 

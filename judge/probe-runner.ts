@@ -10,24 +10,24 @@ export interface ProbeResult {
   failedAt?: number;
   steps: JudgeStep[];
 }
-export interface ProbeOptions { timeoutMs?: number /* how long an expectation polls and an action waits */ }
+/** timeoutMs bounds expectation polling; actions get 2.5x, since a busy machine is slow to make a control actionable. */
+export interface ProbeOptions { timeoutMs?: number }
 
 type Check = { ok: boolean; found: string };
 type Role = Parameters<Page['getByRole']>[0];
 
-/** Thrown inside a step to fail the probe with a readable reason instead of Playwright's call log. */
-class StepFailure extends Error {}
+class StepFailure extends Error {} // a readable reason instead of Playwright's call log
 
 const GOTO_TIMEOUT_MS = 10_000;
 // A page stuck in a busy loop never answers evaluate(); without a guard the whole probe would hang.
-const STEP_GUARD_MS = 15_000;
+const STEP_GUARD_MS = 15_000; // plus the step's own timeout
 
 /**
  * Runs a probe's items in order on the page. Site faults (missing element, unmet expectation, HTTP error)
  * give passed: false with evidence; only a dead page or browser throws, so a judge can call that errored.
  */
 export async function runProbe(page: Page, baseUrl: string, probe: Probe, opts: ProbeOptions = {}): Promise<ProbeResult> {
-  const timeoutMs = opts.timeoutMs ?? 2000;
+  const timeoutMs = opts.timeoutMs ?? 2000, guardMs = STEP_GUARD_MS + timeoutMs * 2.5;
   const steps: JudgeStep[] = [];
   const checked: string[] = [];
   // Native dialogs block every later Playwright call on the page; a user would click them away.
@@ -40,7 +40,7 @@ export async function runProbe(page: Page, baseUrl: string, probe: Probe, opts: 
     const items: ProbeItem[] = probe.steps;
     // Probes are written for a fresh page; one that does not start with goto means "start at the site root".
     if (!items[0] || !('action' in items[0]) || items[0].action !== 'goto') {
-      const r = await guarded(page, () => goto(page, baseUrl, '/'));
+      const r = await guarded(page, guardMs, () => goto(page, baseUrl, '/'));
       steps.push({ action: 'goto', detail: `/ (implicit) ${r ?? 'ok'}` });
       if (r !== null) return { passed: false, failedAt: 0, steps, evidence: `before step 1: goto /: ${r}` };
     }
@@ -48,7 +48,7 @@ export async function runProbe(page: Page, baseUrl: string, probe: Probe, opts: 
       const label = describeItem(item);
       let failure: string | null;
       try {
-        failure = await guarded(page, () => ('action' in item ? act(page, baseUrl, item, timeoutMs) : expectItem(page, item, timeoutMs, checked)));
+        failure = await guarded(page, guardMs, () => ('action' in item ? act(page, baseUrl, item, timeoutMs * 2.5) : expectItem(page, item, timeoutMs, checked)));
       } catch (e) {
         if (isFatal(page, e)) throw e;
         failure = e instanceof StepFailure ? e.message : firstLine(e);
@@ -62,10 +62,10 @@ export async function runProbe(page: Page, baseUrl: string, probe: Probe, opts: 
   }
 }
 
-async function guarded<T>(page: Page, run: () => Promise<T>): Promise<T> {
+async function guarded<T>(page: Page, ms: number, run: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StepFailure(`the page did not respond within ${STEP_GUARD_MS} ms`)), STEP_GUARD_MS);
+    timer = setTimeout(() => reject(new StepFailure(`the page did not respond within ${ms} ms`)), ms);
   });
   try {
     return await Promise.race([run(), guard]);

@@ -157,7 +157,16 @@ export async function startFakeServer(): Promise<FakeServer> {
         const recorded: RecordedRequest = { method: req.method, path, headers: req.headers, body };
         requests.push(recorded);
         const index = served++;
-        const next = queue.shift() ?? (handler ? await handler(recorded, index) : undefined);
+        let next: FakeReply | undefined;
+        try {
+          next = queue.shift() ?? (handler ? await handler(recorded, index) : undefined);
+        } catch (e) {
+          // A failing assertion inside a test's handler must surface as a reply, not crash the server.
+          send(res, 500, JSON.stringify({ error: { message: `fake server: handler threw: ${(e as Error).message}` } }), {
+            'x-should-retry': 'false',
+          });
+          return;
+        }
         if (!next) {
           send(res, 500, JSON.stringify({ error: { message: 'fake server: no scripted reply left' } }));
           return;

@@ -8,6 +8,11 @@ export interface Bm25Options {
   b?: number;
 }
 
+/** The IDF of a term found in n of N documents. */
+export function bm25Idf(n: number, N: number): number {
+  return Math.log(1 + (N - n + 0.5) / (n + 0.5));
+}
+
 export class Bm25 {
   private readonly docs: Map<string, number>[];
   private readonly lengths: number[];
@@ -30,9 +35,7 @@ export class Bm25 {
   }
 
   idf(term: string): number {
-    const n = this.df.get(term) ?? 0;
-    const N = this.docs.length;
-    return Math.log(1 + (N - n + 0.5) / (n + 0.5));
+    return bm25Idf(this.df.get(term) ?? 0, this.docs.length);
   }
 
   /** One score per document, in document order. Repeated query terms count once. */

@@ -28,7 +28,7 @@ export interface LexicalLeak {
 }
 
 /** The terms that would give a slot away, given what the answer may already say. */
-export function distinctiveTerms(slot: Slot, ctx: ContainmentContext): { concrete: string[]; stems: string[] } {
+export function distinctiveTerms(slot: Slot, ctx: ContainmentContext): { concrete: string[]; stems: string[]; component: string[] } {
   const retrieved = ctx.slots.filter((s) => ctx.retrievedIds.includes(s.id));
   const allowedText = [ctx.question, ctx.instruction, ctx.allowedText ?? '', ...retrieved.map(slotText)].join(' ');
   const allowedTokens = new Set(tokens(allowedText));
@@ -36,7 +36,8 @@ export function distinctiveTerms(slot: Slot, ctx: ContainmentContext): { concret
   const facts = concreteFacts(slotText(slot));
   const concrete = [...facts.colours, ...facts.numbers].filter((t) => !allowedTokens.has(t));
   const stems = [...new Set(contentStems(slotText(slot)))].filter((s) => !allowedStems.has(s) && !concrete.includes(s));
-  return { concrete, stems };
+  const component = [...new Set(contentStems(slot.targetComponent))].filter((s) => stems.includes(s));
+  return { concrete, stems, component };
 }
 
 export function lexicalLeaks(answer: string, ctx: ContainmentContext): LexicalLeak[] {
@@ -48,8 +49,10 @@ export function lexicalLeaks(answer: string, ctx: ContainmentContext): LexicalLe
     const d = distinctiveTerms(slot, ctx);
     const concrete = d.concrete.filter((t) => said.has(t));
     const stems = d.stems.filter((s) => saidStems.has(s));
-    // One shared noun is often chance; two, or one from a slot that has little else, names the requirement.
-    const leaks = concrete.length > 0 || stems.length >= 2 || (stems.length === 1 && d.stems.length <= 2);
+    // One shared noun is often chance; two, or one from a slot that has little else, names the requirement,
+    // and so does naming the hidden slot's component ("a login page" gives away that a login page matters).
+    const namesComponent = d.component.length > 0 && d.component.every((s) => saidStems.has(s));
+    const leaks = concrete.length > 0 || stems.length >= 2 || (stems.length === 1 && d.stems.length <= 2) || namesComponent;
     if (leaks) out.push({ slotId: slot.id, terms: [...concrete, ...stems] });
   }
   return out;

@@ -27,7 +27,7 @@ export function slotQuestion(slot: Slot): string {
   const facts = concreteFacts(slotText(slot));
   if (slot.assertionType === 'NEGATIVE') return `Should the site have a ${component}?`;
   if (facts.colours.length > 0) return `What colour should the ${component} be?`;
-  if (facts.numbers.length > 0) return `What exactly should the ${component} show? Is there a particular number?`;
+  if (facts.numbers.length > 0) return `How many should the ${component} have?`;
   return `What exactly do you want for the ${component}?`;
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ModelClient } from '../llm/client.js';
 import type { StructuredResult } from '../llm/types.js';
 import type { Slot } from '../slots/schema.js';
-import { Bm25 } from './bm25.js';
+import { Bm25, bm25Idf } from './bm25.js';
 import { prompt } from './definitions.js';
 import { indexTerms, slotText } from './text.js';
 
@@ -11,14 +11,17 @@ import { indexTerms, slotText } from './text.js';
  * answer stage, so the user cannot reveal what was not asked even if it wanted to.
  */
 export interface RetrievalOptions {
-  /** A slot must score at least this much to be retrieved at all. */
+  /**
+   * A slot must score at least this share of what one term unique to it would score. Relative, because raw
+   * BM25 scores grow with the number of slots: a fixed cut-off that suits 12 slots rejects everything at 2.
+   */
   minScore?: number;
   /** Slots after the best must reach this share of the best score: one question, one or two topics. */
   relative?: number;
   maxSlots?: number;
 }
 
-export const RETRIEVAL_DEFAULTS: Required<RetrievalOptions> = { minScore: 1.2, relative: 0.75, maxSlots: 2 };
+export const RETRIEVAL_DEFAULTS: Required<RetrievalOptions> = { minScore: 0.75, relative: 0.75, maxSlots: 2 };
 
 export interface Ranked {
   slotId: string;
@@ -35,9 +38,10 @@ export function bm25Retrieve(slots: readonly Slot[], question: string, options: 
   const o = { ...RETRIEVAL_DEFAULTS, ...options };
   const ranked = rankSlots(slots, question);
   const top = ranked[0]?.score ?? 0;
-  if (top < o.minScore) return { slotIds: [], ranked };
+  const floor = o.minScore * bm25Idf(1, slots.length);
+  if (top < floor) return { slotIds: [], ranked };
   const slotIds = ranked
-    .filter((r) => r.score >= Math.max(o.minScore, o.relative * top))
+    .filter((r) => r.score >= Math.max(floor, o.relative * top))
     .slice(0, o.maxSlots)
     .map((r) => r.slotId);
   return { slotIds, ranked };

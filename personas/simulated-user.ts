@@ -99,10 +99,8 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
         tokens = addUsage(tokens, a.usage);
         text = a.text;
       } else text = templatedAnswer(facts, style, rng);
-      if (text === '') {
-        rejected.push({ answer: text, terms: ['an empty reply'] });
-        continue;
-      }
+      // An empty reply says nothing and leaks nothing: ask again with the same conversation.
+      if (text === '') continue;
       const leaks = lexicalLeaks(text, ctx);
       const terms = leaks.flatMap((l) => l.terms);
       const leakedIds = leaks.map((l) => l.slotId);

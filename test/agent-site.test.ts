@@ -176,8 +176,9 @@ describe('npm projects the agent builds', () => {
       const res = await fetch(site.url);
       assert.equal(res.status, 503);
       assert.match(await res.text(), /Site failed to start[\s\S]*did not answer/);
-      const pid = Number(await fs.readFile(path.join(root, 'pid'), 'utf8'));
-      assert.equal(alive(pid), false, 'the timed-out server was killed');
+      // On a loaded machine the server may be killed before it wrote its pid: then nothing runs either.
+      const pid = Number(await fs.readFile(path.join(root, 'pid'), 'utf8').catch(() => '0'));
+      if (pid) assert.equal(alive(pid), false, 'the timed-out server was killed');
     } finally {
       await site.close();
     }

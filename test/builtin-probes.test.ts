@@ -12,8 +12,8 @@ import { BuiltinTaskFileSchema, type BuiltinTaskFile } from '../slots/builtin-sc
 import { slotWeights } from '../slots/weights.js';
 
 /**
- * Every built-in probe must pass on its reference site and fail on an empty page: a probe that passes
- * on nothing would reward an agent for doing nothing.
+ * Every built-in probe must pass on its reference site and fail on an empty page (a probe that passes on
+ * nothing would reward an agent for doing nothing), and every NEGATIVE probe must notice injected extras.
  */
 const TASKS_DIR = fileURLToPath(new URL('../tasks/', import.meta.url));
 const ids = (await fs.readdir(TASKS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
@@ -44,10 +44,19 @@ after(async () => {
   await fs.rm(emptyDir, { recursive: true, force: true });
 });
 
-async function probeOnce(url: string, probe: BuiltinTaskFile['slots'][number]['probe'], timeoutMs?: number) {
+async function probeOnce(url: string, probe: BuiltinTaskFile['slots'][number]['probe'], timeoutMs: number, inject?: string) {
   const context = await browser.newContext();
+  if (inject) {
+    await context.route(
+      (u) => u.pathname === '/' || u.pathname.endsWith('.html'),
+      async (route) => {
+        const res = await route.fetch();
+        await route.fulfill({ response: res, body: (await res.text()).replace('</body>', `${inject}</body>`) });
+      },
+    );
+  }
   try {
-    return await runProbe(await context.newPage(), url, probe, timeoutMs === undefined ? {} : { timeoutMs });
+    return await runProbe(await context.newPage(), url, probe, { timeoutMs });
   } finally {
     await context.close();
   }
@@ -71,7 +80,8 @@ test('every probe passes on its reference site', { concurrency: CONCURRENCY }, a
     tasks.flatMap((t) =>
       t.slots.map((s) =>
         tt.test(`${t.id} ${s.id}`, async () => {
-          const r = await probeOnce(sites.get(t.id)!.url, s.probe);
+          // Generous: a passing probe returns as soon as it holds, and a loaded CI machine should not fail it.
+          const r = await probeOnce(sites.get(t.id)!.url, s.probe, 5000);
           assert.ok(r.passed, `${t.id} ${s.id}: ${r.evidence}`);
         }),
       ),
@@ -89,6 +99,28 @@ test('every probe fails on an empty page', { concurrency: CONCURRENCY }, async (
           assert.equal(r.passed, false, `${t.id} ${s.id} passed on an empty page: ${r.evidence}`);
         }),
       ),
+    ),
+  );
+});
+
+// Everything an over-eager agent tends to add; each NEGATIVE probe must notice at least one of them.
+const EXTRAS = `<form><label>Search <input type="search"></label><label>Email <input type="email"></label>
+<label>Password <input type="password"></label><select aria-label="Currency"><option>USD</option></select>
+<button type="button">Log in</button><button type="button">Register</button><button type="button">Add to cart</button></form>
+<a href="https://example.com/">Visit our partner</a><canvas width="10" height="10"></canvas>`;
+
+test('every NEGATIVE probe fails when unrequested extras are added to the reference site', { concurrency: CONCURRENCY }, async (tt) => {
+  await Promise.all(
+    tasks.flatMap((t) =>
+      t.slots
+        .filter((s) => s.assertion_type === 'NEGATIVE')
+        .map((s) =>
+          tt.test(`${t.id} ${s.id}`, async () => {
+            const r = await probeOnce(sites.get(t.id)!.url, s.probe, 500, EXTRAS);
+            assert.equal(r.passed, false, `${t.id} ${s.id} missed the injected extras: ${r.evidence}`);
+            assert.ok((r.failedAt ?? 0) > 1, `${t.id} ${s.id} should fail on an absence check, not earlier: ${r.evidence}`);
+          }),
+        ),
     ),
   );
 });

@@ -47,7 +47,7 @@ after(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-async function run(steps: unknown[], timeoutMs = 1000) {
+async function run(steps: unknown[], timeoutMs = 3000) {
   const probe: Probe = ProbeSchema.parse({ steps });
   const context = await browser.newContext();
   try {
@@ -62,7 +62,8 @@ test('colours normalise from hex, names, rgb and hsl to rgb()', () => {
     assert.equal(normaliseColour(v), 'rgb(34, 139, 34)', v);
   }
   assert.equal(normaliseColour('#f00'), 'rgb(255, 0, 0)');
-  assert.equal(normaliseColour('#ff000080'), 'rgba(255, 0, 0, 0.502)');
+  assert.equal(normaliseColour('#ff000080'), 'rgba(255, 0, 0, 0.5)');
+  assert.equal(normaliseColour('constructor'), null);
   assert.equal(normaliseColour('transparent'), 'rgba(0, 0, 0, 0)');
   assert.equal(normaliseColour('bold'), null);
 });
@@ -73,7 +74,8 @@ test('css expectations compare computed style with any colour spelling', async (
     assert.ok(r.passed, r.evidence);
   }
   const ok = await run([
-    { expect: 'css', target: { css: '#box' }, property: 'color', equals: 'rgba(255, 0, 0, 0.5)' },
+    { expect: 'css', target: { css: '#box' }, property: 'color', equals: '#ff000080' },
+    { expect: 'css', target: { css: '#box' }, property: 'color', equals: 'rgba(255 0 0 / 50%)' },
     { expect: 'css', target: { css: '#box' }, property: 'font-weight', oneOf: ['bold', '800'] },
     { expect: 'css', target: { text: 'Struck', exact: true }, property: 'text-decoration-line', equals: 'line-through' },
   ]);

@@ -20,6 +20,8 @@ const Data = z.object({
 
 // "one" and "single" are left alone: "one of the cards" is not a count worth blurring and reads badly vague.
 const COUNT_WORDS = [...NUMBER_WORDS].filter((w) => !['one', 'single', 'zero'].includes(w));
+// "Day 1", "Room 3": a number that is part of a name, not a quantity.
+const LABEL_WORDS = ['Day', 'Week', 'Step', 'Level', 'Room', 'Chapter', 'Page', 'Part', 'Round', 'Version', 'Question', 'Track', 'Session', 'Phase'].join('|');
 const SHADE = '(?:(?:dark|light|bright|pale|deep|soft)[ -])?';
 // A word before a component is taken along ("contact form", "Send button") unless it is one of these,
 // which belong to the sentence rather than to the component's name.
@@ -32,15 +34,16 @@ export function pInt(task: Task, seed: number): DegradedInstruction {
   const colour = [...COLOURS].sort((x, y) => y.length - x.length).map(escapeRegExp).join('|');
   const pattern = new RegExp(
     [
-      `(?<component>(?:\\b(?!(?:${KEEP_BEFORE.join('|')})\\b)[A-Za-z]+ )?\\b(?<name>${components.map(escapeRegExp).join('|')})\\b)`,
+      `(?<component>(?:\\b(?!(?:${KEEP_BEFORE.join('|')}|${COUNT_WORDS.join('|')}|${colour})\\b)[A-Za-z]+ )?\\b(?<name>${components.map(escapeRegExp).join('|')})\\b)`,
       `(?<colour>\\b${SHADE}(?:${colour})(?:[ -](?:${colour}))?\\b|#[0-9a-fA-F]{3,8}\\b)`,
-      `(?<number>(?:\\b(?:exactly|precisely|only|just) )?\\b(?:\\d+(?:\\.\\d+)?|${COUNT_WORDS.join('|')})\\b(?![-.:]?\\d))`,
+      // Times (09:30), prices ($12.50) and compounds (two-day) keep their numbers: vague there reads as nonsense.
+      `(?<number>(?:\\b(?:exactly|precisely|only|just) )?(?<![-:$.\\d])(?<!\\b(?:${LABEL_WORDS}) )\\b(?:\\d+(?:\\.\\d+)?|${COUNT_WORDS.join('|')})\\b(?![-:.]?\\d|-))`,
     ].join('|'),
     'gi',
   );
 
   const replaced = new Set<string>();
-  const instruction = task.goldInstruction.replace(pattern, (match: string, ...rest: unknown[]) => {
+  const vague = (segment: string) => segment.replace(pattern, (match: string, ...rest: unknown[]) => {
     const groups = rest[rest.length - 1] as Record<string, string | undefined>;
     const whole = rest[rest.length - 2] as string;
     const offset = rest[rest.length - 3] as number;
@@ -59,6 +62,11 @@ export function pInt(task: Task, seed: number): DegradedInstruction {
     for (const t of tokens(match)) replaced.add(t);
     return pick(rng, data.numberPhrases);
   });
+  // Quoted text is an exact label ("Day 1", "Add expense"): rewriting inside it would garble, not blur.
+  const instruction = task.goldInstruction
+    .split(/("[^"]*"|“[^”]*”)/)
+    .map((part, i) => (i % 2 === 1 ? part : vague(part)))
+    .join('');
 
   const blurs = task.slots
     .filter((slot) => {

@@ -15,7 +15,8 @@ export function appType(task: Task): string {
   const title = task.title.trim();
   const looksLikeId = /^[\w-]+$/.test(title) && /[\d_-]/.test(title);
   if (title && !looksLikeId) {
-    const t = title.toLowerCase();
+    // Lower-case only a title that is all capitalised words ("Bakery Landing Page"), so names keep their case.
+    const t = /^([A-Z][\w'&.-]*\s*)+$/.test(title) && !/&|\./.test(title) ? title.toLowerCase() : title;
     return KIND.test(t) ? t : `${t} website`;
   }
   const m = /\b(?:an?|the)\s+((?:[\w-]+\s){0,4}?(?:website|site|web app|app|application|page|platform|portal|dashboard|store|shop|blog))\b/i.exec(
@@ -28,7 +29,7 @@ export function pMin(task: Task, seed: number): DegradedInstruction {
   const data = operatorData('P-MIN', Data);
   const rng = mulberry32(seed);
   return {
-    instruction: fill(pick(rng, data.templates), { app: appType(task) }),
+    instruction: fill(pick(rng, data.templates), { app: appType(task) }).replace(/\ba ([aeiouAEIOU])/g, 'an $1'),
     omits: task.slots.map((s) => s.id),
     blurs: [],
     contradicts: [],

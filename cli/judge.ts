@@ -1,0 +1,63 @@
+import { chromium } from '@playwright/test';
+import path from 'node:path';
+import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
+import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge, type CalibrationSummary } from '../judge/calibrate.js';
+import { createLlmJudge } from '../judge/llm-judge.js';
+import { createProbeJudge } from '../judge/probe-judge.js';
+import { createClients } from '../llm/client.js';
+import { readRoles } from '../llm/roles.js';
+import { loadBuiltinTasks } from '../slots/builtin-loader.js';
+import { buildDataset } from '../slots/load.js';
+import { parseArgs, UsageError, type CliIo } from './io.js';
+
+const USAGE = 'usage: iwb judge calibrate [--json] [--concurrency N]';
+
+/**
+ * `iwb judge calibrate`: the probes (and the configured judge model, if any) over every built-in task's
+ * reference site and broken variants. Exit 0 only when the probes score 100%: a probe that misjudges a
+ * known site would misjudge agents' sites too.
+ */
+export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['concurrency']);
+  if (positional[0] !== 'calibrate' || positional.length > 1) throw new UsageError(USAGE);
+  const concurrency = flags.has('concurrency') ? Number(flags.get('concurrency')) : 3;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer\n${USAGE}`);
+
+  const settings = readSettings();
+  const tasks = await loadBuiltinTasks();
+  const cases = buildDataset('builtin', 'builtin', tasks).cases;
+  const sites = await listCalibrationSites(tasks);
+  const judges: CalibrationJudge[] = [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }];
+  const client = createClients(readRoles()).judge;
+  // The model is calibrated on every slot, probe or not: the point is to measure it, not to run a benchmark.
+  if (client) judges.push({ key: client.model, judge: createLlmJudge({ client, cacheDir: path.join(settings.runDir, 'verdicts') }), slots: 'all' });
+
+  const browser = await chromium.launch({ executablePath: settings.chromium, args: CHROMIUM_ARGS });
+  let summary: CalibrationSummary;
+  try {
+    const rows = await runCalibration({ browser, cases, sites, judges, concurrency });
+    summary = summarise(rows, 'probe', judges.slice(1).map((j) => j.key));
+  } finally {
+    await browser.close();
+  }
+  io.out(flags.has('json') ? JSON.stringify(summary, null, 2) : describe(summary, sites.length, tasks.length, Boolean(client)));
+  return summary.probes.accuracy === 1 ? 0 : 1;
+}
+
+const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+
+function describe(s: CalibrationSummary, sites: number, tasks: number, withModel: boolean): string {
+  const lines = [
+    `calibration: ${tasks} tasks, ${sites} sites (reference and variants)`,
+    `probe       accuracy ${pct(s.probes.accuracy)} over ${s.probes.slots} slot verdicts`,
+    ...Object.entries(s.judges).map(
+      ([m, a]) => `${m.padEnd(11)} accuracy ${pct(a.accuracy)}  precision(fail) ${pct(a.precisionFail)}  recall(fail) ${pct(a.recallFail)}  kappa ${a.kappa === null ? 'n/a' : a.kappa.toFixed(3)}`,
+    ),
+    ...(withModel ? [] : ['(no judge model configured: set IWB_JUDGE_MODEL to calibrate one)']),
+  ];
+  if (s.misjudged.length) {
+    lines.push('misjudged:');
+    for (const m of s.misjudged.slice(0, 40)) lines.push(`  ${m.judge}: ${m.taskId}/${m.variant} ${m.slotId} expected ${m.expected}, got ${m.got}: ${m.evidence}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,58 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
+import { guardPage } from '../judge/page-guard.js';
+import { installClickTracker, labelPage } from '../judge/som.js';
+import { parseArgs, UsageError, type CliIo } from './io.js';
+
+const USAGE = 'usage: iwb som <url | file.html> [--json] [--out labelled.png] [--viewport 1280x800]';
+
+/**
+ * `iwb som`: what the judge model would see on a page - the numbered elements and the labelled
+ * screenshot. A file is served from its folder (so its relative links work); only that origin is reached.
+ */
+export async function somCommand(args: string[], io: CliIo): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['out', 'viewport']);
+  const [target] = positional;
+  if (!target || positional.length > 1) throw new UsageError(USAGE);
+  const out = path.resolve(String(flags.get('out') ?? 'labelled.png'));
+  const vp = /^(\d+)x(\d+)$/.exec(String(flags.get('viewport') ?? '1280x800'));
+  if (!vp) throw new UsageError(`--viewport must look like 1280x800\n${USAGE}`);
+  const viewport = { width: Number(vp[1]), height: Number(vp[2]) };
+
+  let served: ServedSite | undefined;
+  let url: string;
+  if (/^https?:\/\//i.test(target)) url = target;
+  else {
+    const file = path.resolve(target);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat?.isFile()) throw new UsageError(`${target}: no such file (give an http(s) URL or an .html file)\n${USAGE}`);
+    served = await serveStatic(path.dirname(file));
+    url = `${served.url}/${encodeURIComponent(path.basename(file))}`;
+  }
+
+  const browser = await chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport });
+    const guard = await guardPage(page, new URL(url).origin);
+    await installClickTracker(page);
+    const res = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 15_000 });
+    await page.waitForLoadState('load', { timeout: 3000 }).catch(() => {});
+    const labels = await labelPage(page);
+    await fs.writeFile(out, labels.labelled);
+    const status = res?.status() ?? 0;
+    if (flags.has('json')) {
+      io.out(JSON.stringify({ url, status, viewport, out, blockedRequests: guard.blocked(), elements: labels.elements }, null, 2));
+    } else {
+      io.out(labels.elements.map((e) => `${labels.text.split('\n')[e.n - 1]}  box=${e.box.x},${e.box.y},${e.box.width}x${e.box.height}`).join('\n') || '(no interactive elements in view)');
+      io.out(`${labels.elements.length} elements; labelled screenshot: ${out}${guard.blocked() ? `; ${guard.blocked()} outside request(s) blocked` : ''}`);
+    }
+    await labels.dispose();
+    return status >= 400 ? 1 : 0;
+  } finally {
+    await browser.close();
+    await served?.close();
+  }
+}
