@@ -6,7 +6,7 @@ import { adapter as openai } from '../agent/adapters/openai.js';
 import { parseArtifactReply } from '../agent/artifact-parser.js';
 import { startSite } from '../agent/site.js';
 import { reply, start, type FakeServer } from '../llm/fake-server.js';
-import { episode, fakeClient, launchBrowser, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE } from './agent-support.js';
+import { episode, fakeClient, launchBrowser, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE, removeTempDirs } from './agent-support.js';
 
 const artifact = (...files: [string, string][]) =>
   `<boltArtifact id="site" title="Bakery">\n${files
@@ -84,7 +84,7 @@ describe('the openai agent, artifact protocol', () => {
     [fake, browser] = await Promise.all([start(), launchBrowser()]);
   });
   after(async () => {
-    await Promise.all([fake.close(), browser.close()]);
+    await Promise.all([fake.close(), browser.close(), removeTempDirs()]);
   });
   beforeEach(() => fake.reset());
 

@@ -8,7 +8,7 @@ import { adapter as command } from '../agent/adapters/command.js';
 import { HarnessMessageSchema, parseAgentLine } from '../agent/command-protocol.js';
 import { resolveAgent } from '../agent/registry.js';
 import { startSite } from '../agent/site.js';
-import { episode, launchBrowser, scriptedUser } from './agent-support.js';
+import { episode, launchBrowser, scriptedUser, removeTempDirs } from './agent-support.js';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const deps = (extra: { commandStepTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) => ({ clients: {}, cwd: ROOT, env: process.env, ...extra });
@@ -20,7 +20,7 @@ before(async () => {
   browser = await launchBrowser();
 });
 after(async () => {
-  await browser.close();
+  await Promise.all([browser.close(), removeTempDirs()]);
 });
 
 describe('the command adapter', () => {

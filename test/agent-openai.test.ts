@@ -9,7 +9,7 @@ import { startSite } from '../agent/site.js';
 import { runProbe } from '../judge/probe-runner.js';
 import { reply, start, type FakeReply, type FakeServer } from '../llm/fake-server.js';
 import { ProbeSchema } from '../slots/probe-schema.js';
-import { episode, fakeClient, launchBrowser, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE } from './agent-support.js';
+import { episode, fakeClient, launchBrowser, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE, removeTempDirs } from './agent-support.js';
 
 let fake: FakeServer;
 let browser: Browser;
@@ -17,7 +17,7 @@ before(async () => {
   [fake, browser] = await Promise.all([start(), launchBrowser()]);
 });
 after(async () => {
-  await Promise.all([fake.close(), browser.close()]);
+  await Promise.all([fake.close(), browser.close(), removeTempDirs()]);
 });
 beforeEach(() => fake.reset());
 

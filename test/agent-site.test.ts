@@ -9,7 +9,7 @@ import { portArgs, urlsInOutput } from '../agent/npm-project.js';
 import { startSite, type SiteOptions } from '../agent/site.js';
 import { Workspace } from '../agent/workspace.js';
 import { reply, start, type FakeServer } from '../llm/fake-server.js';
-import { episode, fakeClient, launchBrowser, tempDir } from './agent-support.js';
+import { episode, fakeClient, launchBrowser, tempDir, removeTempDirs } from './agent-support.js';
 
 // A server in plain Node that shows what it was started with: port, argv, pid and environment names.
 const SERVER = `import http from 'node:http';
@@ -58,7 +58,7 @@ before(async () => {
   browser = await launchBrowser();
 });
 after(async () => {
-  await browser.close();
+  await Promise.all([browser.close(), removeTempDirs()]);
 });
 
 async function info(url: string): Promise<{ port: number; host: string; argv: string[]; pid: number; env: string[]; extra: string }> {

@@ -68,8 +68,17 @@ export function fakeClient(fake: FakeServer, role: Role = 'agent', retries = 2):
   );
 }
 
+const made: string[] = [];
+
 export async function tempDir(prefix: string): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), `iwb-${prefix}-`));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `iwb-agent-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+/** Call from each file's after(): episode folders hold workspaces and screenshots. */
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
 }
 
 export async function episode(agent: Agent, browser: Browser, opts: { user?: SimulatedUser; stepCap?: number; c?: Case } = {}): Promise<{ t: Trajectory; dir: string }> {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { linesOfCode, Workspace } from '../agent/workspace.js';
-import { tempDir } from './agent-support.js';
+import { tempDir, removeTempDirs } from './agent-support.js';
+
+after(removeTempDirs);
 
 async function fresh(limits?: { maxFileBytes: number; maxTotalBytes: number; maxFiles: number }) {
   const dir = await tempDir('ws');

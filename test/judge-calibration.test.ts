@@ -69,7 +69,7 @@ test('a judge model gets accuracy, precision and recall for fail, and kappa', as
   const cases = buildDataset('builtin', 'builtin', tasks).cases;
   const sites = (await listCalibrationSites(tasks)).filter((s) => s.variant === 'reference' || s.variant === 'tip-orange');
   // A judge that fails the teal-highlight slot everywhere and passes the rest: right on the variant, wrong on the reference.
-  fake.script((req) => reply.json({ thought: 'looked', action: { kind: 'verdict', status: /teal/.test(lastUserText(req)) ? 'fail' : 'pass', evidence: 'seen' } }));
+  fake.script((req) => reply.json({ thought: 'looked', action: { kind: 'verdict', status: /Slot s6 /.test(lastUserText(req)) ? 'fail' : 'pass', evidence: 'seen' } }));
   const client = new ModelClient({ role: 'judge', model: 'fake-judge', baseURL: fake.baseURL, apiKey: 'k' }, { retry: { retries: 0, timeoutMs: 10_000 } });
   const cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-cal-verdicts-'));
   try {

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from '@playwright/test';
+import { somCommand } from '../cli/som.js';
 import { pngSize } from '../judge/som-overlay.js';
 import { installClickTracker, labelPage } from '../judge/som.js';
 import { launch, tempSite, type TempSite } from './judge-support.js';
@@ -103,5 +107,23 @@ test('after scrolling, what was below comes into the labelled set and what scrol
   } finally {
     await l.dispose();
     await page.close();
+  }
+});
+
+test('iwb som <file.html> --json lists the elements and writes the labelled screenshot', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-som-cli-'));
+  try {
+    const html = path.join(dir, 'page.html');
+    await fs.writeFile(html, '<!doctype html><button>Go</button><a href="other.html">Other</a><img src="http://outside.example/x.png">');
+    const out: string[] = [];
+    const png = path.join(dir, 'labelled.png');
+    const code = await somCommand([html, '--json', '--out', png, '--viewport', '800x600'], { out: (t) => out.push(t), err: (t) => out.push(t) });
+    assert.equal(code, 0);
+    const r = JSON.parse(out.join('\n')) as { elements: Array<{ n: number; role: string; name: string; box: { x: number } }>; blockedRequests: number };
+    assert.deepEqual(r.elements.map((e) => [e.n, e.role, e.name]), [[1, 'button', 'Go'], [2, 'link', 'Other']]);
+    assert.equal(r.blockedRequests, 1);
+    assert.deepEqual(pngSize(await fs.readFile(png)), { width: 800, height: 600 });
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
   }
 });
