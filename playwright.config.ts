@@ -29,7 +29,8 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 800 },
     launchOptions: { executablePath: settings.chromium, args: CHROMIUM_ARGS },
-    trace: 'retain-on-failure',
+    // Tracing every slot test costs more than judging it; pass --trace retain-on-failure to debug a run.
+    trace: 'off',
     screenshot: 'only-on-failure',
   },
   projects: PERSONAS.map((persona) => ({

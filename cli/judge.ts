@@ -10,7 +10,7 @@ import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
-const USAGE = 'usage: iwb judge calibrate [--json] [--concurrency N]';
+const USAGE = 'usage: iwb judge calibrate [--json] [--task <id>[,<id>...]] [--concurrency N]';
 
 /**
  * `iwb judge calibrate`: the probes (and the configured judge model, if any) over every built-in task's
@@ -18,13 +18,17 @@ const USAGE = 'usage: iwb judge calibrate [--json] [--concurrency N]';
  * known site would misjudge agents' sites too.
  */
 export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['concurrency']);
+  const { positional, flags } = parseArgs(args, ['concurrency', 'task']);
   if (positional[0] !== 'calibrate' || positional.length > 1) throw new UsageError(USAGE);
   const concurrency = flags.has('concurrency') ? Number(flags.get('concurrency')) : 3;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer\n${USAGE}`);
 
   const settings = readSettings();
-  const tasks = await loadBuiltinTasks();
+  const all = await loadBuiltinTasks();
+  const wanted = flags.has('task') ? String(flags.get('task')).split(',').map((t) => t.trim()).filter(Boolean) : null;
+  const unknown = wanted?.filter((id) => !all.some((t) => t.id === id)) ?? [];
+  if (unknown.length) throw new UsageError(`--task: no built-in task ${unknown.join(', ')} (have ${all.map((t) => t.id).join(', ')})`);
+  const tasks = wanted ? all.filter((t) => wanted.includes(t.id)) : all;
   const cases = buildDataset('builtin', 'builtin', tasks).cases;
   const sites = await listCalibrationSites(tasks);
   const judges: CalibrationJudge[] = [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }];

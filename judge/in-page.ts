@@ -5,7 +5,6 @@
  * function, so Playwright still passes arguments (element handles included) to it.
  */
 export function inPage<A, R>(fn: (arg: A) => R): (arg: A) => R {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point is to re-scope the source
   return new Function('arg', `const __name = (f) => f; return (${fn.toString()})(arg);`) as (arg: A) => R;
 }
 

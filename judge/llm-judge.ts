@@ -4,7 +4,7 @@ import { runSession, type SessionResult } from './llm-session.js';
 import { PROMPT_VERSION, type JudgeMode } from './prompt.js';
 import { hashSite } from './site-hash.js';
 import type { Judge, SiteUnderTest, Verdict } from './types.js';
-import { VerdictCache, type VerdictKey } from './verdict-cache.js';
+import { slotHash, VerdictCache, type VerdictKey } from './verdict-cache.js';
 
 /**
  * The LLM-SoM judge: a judge model explores the site through labelled screenshots (llm-session.ts).
@@ -32,7 +32,15 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
   const cache = opts.cacheDir ? new VerdictCache(opts.cacheDir) : null;
   const name = `llm-som:${opts.client.model}${mode === 'case' ? ':case' : ''}`;
   const sessions = new Map<string, Promise<SessionResult>>();
-  const keyOf = (siteHash: string, slotId: string): VerdictKey => ({ siteHash, slotId, judgeModel: opts.client.model, promptVersion: PROMPT_VERSION, mode });
+  // The step cap changes what a judge can find out, so it is part of the mode a verdict was reached in.
+  const keyOf = (siteHash: string, slot: WeightedSlot, c: Case): VerdictKey => ({
+    siteHash,
+    slotId: slot.id,
+    slotHash: slotHash(slot, c),
+    judgeModel: opts.client.model,
+    promptVersion: PROMPT_VERSION,
+    mode: `${mode}/steps-${stepCap}`,
+  });
 
   const toVerdict = (r: SessionResult, slot: WeightedSlot, payer: boolean): Verdict => {
     const o = r.outcomes.get(slot.id) ?? { status: 'errored' as const, evidence: 'the judge session did not cover this slot' };
@@ -56,12 +64,12 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
     async judge(site: SiteUnderTest, slot: WeightedSlot): Promise<Verdict> {
       const siteHash = site.root && cache ? await hashSite(site.root).catch(() => null) : null;
       if (cache && siteHash) {
-        const hit = await cache.get(keyOf(siteHash, slot.id));
+        const hit = await cache.get(keyOf(siteHash, slot, site.case));
         if (hit) return { ...hit, cached: true, durationMs: 0, tokens: { prompt: 0, completion: 0 } };
       }
       if (mode === 'slot') {
         const v = toVerdict(await runSession({ client: opts.client, site, slots: [slot], mode, stepCap }), slot, true);
-        if (cache && siteHash) await cache.put(keyOf(siteHash, slot.id), v);
+        if (cache && siteHash) await cache.put(keyOf(siteHash, slot, site.case), v);
         return v;
       }
       const sessionKey = `${site.case.id}\0${siteHash ?? site.url}`;
@@ -71,7 +79,7 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
         const covered = opts.caseSlots ? opts.caseSlots(site.case) : site.case.slots;
         const slots = covered.some((s) => s.id === slot.id) ? covered : [...covered, slot];
         session = runSession({ client: opts.client, site, slots, mode, stepCap }).then(async (r) => {
-          if (cache && siteHash) for (const s of slots) await cache.put(keyOf(siteHash, s.id), toVerdict(r, s, true));
+          if (cache && siteHash) for (const s of slots) await cache.put(keyOf(siteHash, s, site.case), toVerdict(r, s, true));
           return r;
         });
         sessions.set(sessionKey, session);

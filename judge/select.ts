@@ -1,10 +1,10 @@
 import type { ModelClient } from '../llm/client.js';
 import type { Role } from '../llm/roles.js';
-import { createCompositeJudge } from './composite.js';
 import { createLlmJudge } from './llm-judge.js';
 import { createProbeJudge } from './probe-judge.js';
 import type { JudgeMode } from './prompt.js';
-import type { Judge } from './types.js';
+import type { WeightedSlot } from '../slots/schema.js';
+import type { Judge, SiteUnderTest, Verdict } from './types.js';
 
 export interface JudgeDeps {
   clients: Partial<Record<Role, ModelClient>>;
@@ -32,4 +32,19 @@ export function selectJudge(deps: JudgeDeps): Judge {
     caseSlots: (c) => c.slots.filter((s) => !s.probe),
   });
   return createCompositeJudge({ probe, model });
+}
+
+/**
+ * Deterministic wins: a slot with a probe is judged by the probe, whatever model is configured; a slot
+ * without one goes to the model judge when there is one, and is left unjudged (by the probe judge, which
+ * says so) when there is not.
+ */
+export function createCompositeJudge(parts: { probe: Judge; model?: Judge }): Judge {
+  const { probe, model } = parts;
+  return {
+    name: model ? `${probe.name}+${model.name}` : probe.name,
+    judge(site: SiteUnderTest, slot: WeightedSlot): Promise<Verdict> {
+      return slot.probe || !model ? probe.judge(site, slot) : model.judge(site, slot);
+    },
+  };
 }

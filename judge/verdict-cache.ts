@@ -2,19 +2,28 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { Case, WeightedSlot } from '../slots/schema.js';
 import type { Verdict } from './types.js';
 
 /** What decides a verdict: if any of it changes, a cached one is not reused. */
 export interface VerdictKey {
   siteHash: string;
   slotId: string;
+  /** The slot's wording (and, for a NEGATIVE slot, the gold instruction): an edited slot is a new question. */
+  slotHash: string;
   judgeModel: string;
   promptVersion: string;
   mode: string;
 }
 
+export function slotHash(slot: WeightedSlot, c: Case): string {
+  const { id, task, expectedResult, targetComponent, assertionType } = slot;
+  const gold = assertionType === 'NEGATIVE' ? c.task.goldInstruction : null;
+  return createHash('sha256').update(JSON.stringify({ id, task, expectedResult, targetComponent, assertionType, gold })).digest('hex').slice(0, 16);
+}
+
 const StoredSchema = z.object({
-  key: z.object({ siteHash: z.string(), slotId: z.string(), judgeModel: z.string(), promptVersion: z.string(), mode: z.string() }),
+  key: z.object({ siteHash: z.string(), slotId: z.string(), slotHash: z.string(), judgeModel: z.string(), promptVersion: z.string(), mode: z.string() }),
   verdict: z.object({
     status: z.enum(['pass', 'fail', 'errored', 'unjudged']),
     evidence: z.string(),
@@ -37,7 +46,7 @@ export class VerdictCache {
   constructor(readonly dir: string) {}
 
   fileFor(k: VerdictKey): string {
-    const digest = createHash('sha256').update(JSON.stringify([k.siteHash, k.slotId, k.judgeModel, k.promptVersion, k.mode])).digest('hex').slice(0, 16);
+    const digest = createHash('sha256').update(JSON.stringify([k.siteHash, k.slotId, k.slotHash, k.judgeModel, k.promptVersion, k.mode])).digest('hex').slice(0, 16);
     const safe = k.slotId.replace(/[^A-Za-z0-9_.-]/g, '_');
     return path.join(this.dir, k.siteHash.slice(0, 16), `${safe}.${digest}.json`);
   }

@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Runs the benchmark the way a user does, in a child process, and reads the report it leaves. */
 async function bench(env: Record<string, string>, args: string[] = []): Promise<{ report: Report; stdout: string; status: number | null; seconds: number }> {
   const started = Date.now();
-  const run = spawnSync('npx', ['playwright', 'test', '--reporter=dot,./reporters/iwb-reporter.ts', ...args], {
+  const run = spawnSync('npx', ['playwright', 'test', '--reporter=dot,./reporters/iwb-reporter.ts', '--output', path.join(env.IWB_REPORT_DIR!, 'test-results'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, CI: '' },
     encoding: 'utf8',
