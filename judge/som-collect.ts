@@ -82,7 +82,7 @@ export function collectCandidates(args: CollectArgs): CollectResult {
     if (OTHER_ROLES.has(role)) return 'group';
     const he = el as HTMLElement;
     if (he.isContentEditable && !(parentOf(el) as HTMLElement | null)?.isContentEditable) return 'leaf';
-    if (el.hasAttribute('onclick') || tracked?.has(el)) return 'group';
+    if (el.hasAttribute('onclick') || (el as HTMLElement).onclick !== null || tracked?.has(el)) return 'group';
     const cursor = getComputedStyle(el).cursor;
     if (cursor === 'pointer') {
       const p = parentOf(el);
