@@ -6,6 +6,14 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: () => Promise<Command>; help: string }> = {
   dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json]' },
+  som: {
+    run: async () => (await import('./som.js')).somCommand,
+    help: 'som <url | file.html> [--json] [--out labelled.png] [--viewport WxH]',
+  },
+  judge: {
+    run: async () => (await import('./judge.js')).judgeCommand,
+    help: 'judge calibrate [--json] [--task id,...]',
+  },
   personas: {
     run: async () => (await import('./personas.js')).personasCommand,
     help: 'personas mutate <dataset> [--offline --seed N] --out <file> | personas leak-test <dataset> [--json]',

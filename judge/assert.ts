@@ -28,7 +28,15 @@ export const expect = baseExpect.extend({
   },
 });
 
-export function recordVerdict(v: Pick<Verdict, 'status' | 'judge' | 'evidence'>): void {
-  const payload: VerdictAnnotation = { status: v.status, judge: v.judge, evidence: v.evidence.slice(0, 2000) };
+export function recordVerdict(v: Pick<Verdict, 'status' | 'judge' | 'evidence'> & Partial<Verdict>): void {
+  const payload: VerdictAnnotation = {
+    status: v.status,
+    judge: v.judge,
+    evidence: v.evidence.slice(0, 2000),
+    ...(v.injection ? { injection: true } : {}),
+    ...(v.blockedRequests ? { blockedRequests: v.blockedRequests } : {}),
+    ...(v.cached ? { cached: true } : {}),
+    ...(v.tokens ? { tokens: v.tokens } : {}),
+  };
   test.info().annotations.push({ type: ANNOTATION.verdict, description: JSON.stringify(payload) });
 }

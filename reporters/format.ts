@@ -27,6 +27,7 @@ export function formatText(r: Report): string {
     `InteractWeb-Bench: ${r.overall.cases} cases, agent ${r.meta.agents.join(', ') || 'unknown'}, dataset ${r.meta.dataset}`,
     line(table[0]!),
     ...table.slice(1).map(line),
+    ...(r.injectionFlaggedCases.length ? [`pages that addressed the judge (check by hand): ${r.injectionFlaggedCases.join(', ')}`] : []),
     `episodes: ${r.episodes.ranThisRun} run now, ${r.episodes.fromCache} from cache; ${Object.entries(r.episodes.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ].join('\n');
 }

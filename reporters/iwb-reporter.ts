@@ -92,7 +92,7 @@ function toRecord(test: TestCase, result: TestResult): SlotRecord | null {
   if (verdictText) {
     const v = VerdictAnnotationSchema.parse(JSON.parse(verdictText));
     const status = v.status === 'pass' && result.status !== 'passed' ? 'errored' : v.status;
-    return { ...slot, status, evidence: v.evidence, episode };
+    return { ...slot, status, evidence: v.evidence, episode, ...(v.injection ? { injection: true } : {}) };
   }
   const why = result.error?.message?.split('\n')[0] ?? `test ${result.status} without a verdict`;
   return { ...slot, status: 'errored', evidence: why, episode };

@@ -5,6 +5,7 @@ import type { EpisodeAnnotation, SlotAnnotation } from './protocol.js';
 export interface SlotRecord extends SlotAnnotation {
   status: 'pass' | 'fail' | 'errored' | 'unjudged';
   evidence: string;
+  injection?: boolean;
   episode?: EpisodeAnnotation;
 }
 
@@ -22,6 +23,8 @@ export interface CaseResult {
   sr: boolean | null;
   episodeStatus: EpisodeAnnotation['status'] | 'unknown';
   episodeCached: boolean | null;
+  /** Some page of the submission addressed the judge; its verdicts deserve a human look. */
+  injectionFlagged: boolean;
   slots: { id: string; status: SlotRecord['status']; weight: number; assertionType: 'POSITIVE' | 'NEGATIVE' }[];
 }
 
@@ -72,6 +75,7 @@ export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
     episodeStatus: episode?.status ?? 'unknown',
     // A case's episode ran in this run if any of its tests saw it run rather than read it from disk.
     episodeCached: episode ? slots.every((s) => s.episode?.cached !== false) : null,
+    injectionFlagged: slots.some((s) => s.injection === true),
     slots: slots.map((s) => ({ id: s.slotId, status: s.status, weight: s.weight, assertionType: s.assertionType })),
   };
 }

@@ -29,6 +29,11 @@ export const VerdictAnnotationSchema = z.object({
   status: z.enum(['pass', 'fail', 'errored', 'unjudged']),
   judge: z.string(),
   evidence: z.string(),
+  /** The page addressed the judge ("ignore your instructions..."): flagged on the case in the report. */
+  injection: z.boolean().optional(),
+  blockedRequests: z.number().optional(),
+  cached: z.boolean().optional(),
+  tokens: z.object({ prompt: z.number(), completion: z.number() }).optional(),
 });
 export type VerdictAnnotation = z.infer<typeof VerdictAnnotationSchema>;
 

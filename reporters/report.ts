@@ -17,6 +17,8 @@ export interface Report {
   byPersonaDifficulty: Record<string, Aggregate>;
   byAgent: Record<string, Aggregate>;
   episodes: { total: number; ranThisRun: number; fromCache: number; byStatus: Record<string, number> };
+  /** Cases whose pages addressed the judge: read their verdicts by hand before trusting them. */
+  injectionFlaggedCases: string[];
   cases: CaseResult[];
 }
 
@@ -40,6 +42,7 @@ export function buildReport(records: readonly SlotRecord[], meta: RunMeta): Repo
       fromCache: cases.filter((c) => c.episodeCached === true).length,
       byStatus,
     },
+    injectionFlaggedCases: cases.filter((c) => c.injectionFlagged).map((c) => c.id),
     cases,
   };
 }

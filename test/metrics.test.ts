@@ -54,6 +54,14 @@ test('HR is the share of cases with a failed NEGATIVE slot; aggregates are means
   assert.equal(by['P-CON']!.tcr, 0.25);
 });
 
+test('a verdict that saw a page address the judge flags its case in the report', () => {
+  const flagged = { ...rec('x_P-MIN', 'pass', 1), injection: true };
+  const r = buildReport([flagged, rec('x_P-MIN', 'pass', 1), rec('y_P-MIN', 'pass', 1)], { startedAt: 't', durationMs: 0, dataset: 'd', agents: [], playwrightStatus: 'passed' });
+  assert.deepEqual(r.injectionFlaggedCases, ['x_P-MIN']);
+  assert.equal(r.cases.find((c) => c.id === 'x_P-MIN')!.injectionFlagged, true);
+  assert.equal(r.cases.find((c) => c.id === 'y_P-MIN')!.injectionFlagged, false);
+});
+
 test('mean ignores undefined values and is null on none', () => {
   assert.equal(mean([null, null]), null);
   assert.equal(mean([1, null, 0]), 0.5);
