@@ -4,15 +4,15 @@ import type { Report } from './report.js';
 const pct = (x: number | null): string => (x === null ? '—' : (x * 100).toFixed(1));
 
 function rows(title: string, groups: Record<string, Aggregate>): string[][] {
-  return Object.entries(groups).map(([k, a]) => [title === '' ? k : `${title} ${k}`, pct(a.tcr), pct(a.hr), pct(a.sr), String(a.cases), String(a.judgedSlots), String(a.unjudgedSlots), String(a.erroredSlots)]);
+  return Object.entries(groups).map(([k, a]) => [title === '' ? k : `${title} ${k}`, pct(a.tcr), pct(a.hr), pct(a.sr), pct(a.vbr), String(a.cases), String(a.judgedSlots), String(a.unjudgedSlots), String(a.erroredSlots)]);
 }
 
-const HEADER = ['group', 'TCR %', 'HR %', 'SR %', 'cases', 'judged', 'unjudged', 'errored'];
+const HEADER = ['group', 'TCR %', 'HR %', 'SR %', 'VBR %', 'cases', 'judged', 'unjudged', 'errored'];
 
 /** The report as a plain-text table for the terminal, and the same rows as Markdown for report.md. */
 export function reportTable(r: Report): string[][] {
   return [
-    ['overall', pct(r.overall.tcr), pct(r.overall.hr), pct(r.overall.sr), String(r.overall.cases), String(r.overall.judgedSlots), String(r.overall.unjudgedSlots), String(r.overall.erroredSlots)],
+    ['overall', pct(r.overall.tcr), pct(r.overall.hr), pct(r.overall.sr), pct(r.overall.vbr), String(r.overall.cases), String(r.overall.judgedSlots), String(r.overall.unjudgedSlots), String(r.overall.erroredSlots)],
     ...rows('', r.byPersona),
     ...rows('', r.byDifficulty),
     ...(Object.keys(r.byAgent).length > 1 ? rows('agent', r.byAgent) : []),

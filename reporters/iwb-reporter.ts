@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { formatMarkdown, formatText } from './format.js';
 import type { SlotRecord } from './metrics.js';
-import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema } from './protocol.js';
+import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
 import { buildReport } from './report.js';
 import { readSettings } from '../config/settings.js';
 
@@ -89,11 +89,13 @@ function toRecord(test: TestCase, result: TestResult): SlotRecord | null {
   const verdictText = find(ANNOTATION.verdict);
   const episodeText = find(ANNOTATION.episode);
   const episode = episodeText ? EpisodeAnnotationSchema.parse(JSON.parse(episodeText)) : undefined;
+  const visualText = find(ANNOTATION.visual);
+  const visual = visualText ? VisualAnnotationSchema.parse(JSON.parse(visualText)) : undefined;
   if (verdictText) {
     const v = VerdictAnnotationSchema.parse(JSON.parse(verdictText));
     const status = v.status === 'pass' && result.status !== 'passed' ? 'errored' : v.status;
-    return { ...slot, status, evidence: v.evidence, episode, ...(v.injection ? { injection: true } : {}) };
+    return { ...slot, status, evidence: v.evidence, episode, visual, ...(v.injection ? { injection: true } : {}) };
   }
   const why = result.error?.message?.split('\n')[0] ?? `test ${result.status} without a verdict`;
-  return { ...slot, status: 'errored', evidence: why, episode };
+  return { ...slot, status: 'errored', evidence: why, episode, visual };
 }

@@ -1,11 +1,12 @@
 import type { Difficulty, Persona } from '../slots/schema.js';
-import type { EpisodeAnnotation, SlotAnnotation } from './protocol.js';
+import type { EpisodeAnnotation, SlotAnnotation, VisualAnnotation } from './protocol.js';
 
 /** One slot test's outcome, as the reporter gathered it. Pure data: no Playwright types. */
 export interface SlotRecord extends SlotAnnotation {
   status: 'pass' | 'fail' | 'errored' | 'unjudged';
   evidence: string;
   injection?: boolean;
+  visual?: VisualAnnotation;
   episode?: EpisodeAnnotation;
 }
 
@@ -25,6 +26,9 @@ export interface CaseResult {
   episodeCached: boolean | null;
   /** Some page of the submission addressed the judge; its verdicts deserve a human look. */
   injectionFlagged: boolean;
+  /** The final page showed a deterministic visual bug; null when it was not checked. */
+  visualBug: boolean | null;
+  visualFindings: string[];
   slots: { id: string; status: SlotRecord['status']; weight: number; assertionType: 'POSITIVE' | 'NEGATIVE' }[];
 }
 
@@ -40,6 +44,8 @@ export interface Aggregate {
   unjudgedSlots: number;
   erroredSlots: number;
   erroredCases: number;
+  /** Share of checked cases whose final page has a visual bug. */
+  vbr: number | null;
 }
 
 const judged = (s: { status: string }): boolean => s.status === 'pass' || s.status === 'fail';
@@ -63,6 +69,7 @@ export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
   const passedWeight = sum(positives.filter((s) => s.status === 'pass').map((s) => s.weight));
   const judgedAll = slots.filter(judged);
   const episode = slots.find((s) => s.episode)?.episode;
+  const visual = slots.find((s) => s.visual)?.visual;
   return {
     id: first.caseId,
     taskId: first.taskId,
@@ -76,6 +83,8 @@ export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
     // A case's episode ran in this run if any of its tests saw it run rather than read it from disk.
     episodeCached: episode ? slots.every((s) => s.episode?.cached !== false) : null,
     injectionFlagged: slots.some((s) => s.injection === true),
+    visualBug: visual ? visual.bug : null,
+    visualFindings: visual?.findings ?? [],
     slots: slots.map((s) => ({ id: s.slotId, status: s.status, weight: s.weight, assertionType: s.assertionType })),
   };
 }
@@ -91,6 +100,7 @@ export function aggregate(cases: readonly CaseResult[]): Aggregate {
     unjudgedSlots: slots.filter((s) => s.status === 'unjudged').length,
     erroredSlots: slots.filter((s) => s.status === 'errored').length,
     erroredCases: cases.filter((c) => c.episodeStatus === 'errored').length,
+    vbr: mean(cases.map((c) => (c.visualBug === null ? null : c.visualBug ? 1 : 0))),
   };
 }
 

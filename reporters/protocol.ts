@@ -10,6 +10,7 @@ export const ANNOTATION = {
   slot: 'iwb.slot',
   verdict: 'iwb.verdict',
   episode: 'iwb.episode',
+  visual: 'iwb.visual',
 } as const;
 
 export const SlotAnnotationSchema = z.object({
@@ -51,3 +52,11 @@ export const EpisodeAnnotationSchema = z.object({
   error: z.string().optional(),
 });
 export type EpisodeAnnotation = z.infer<typeof EpisodeAnnotationSchema>;
+
+/** The deterministic visual-bug check of the case's final page (and the judge model's 1-5 scores, if any). */
+export const VisualAnnotationSchema = z.object({
+  bug: z.boolean(),
+  findings: z.array(z.string()),
+  scores: z.object({ layout: z.number(), creativeAlignment: z.number(), overall: z.number() }).optional(),
+});
+export type VisualAnnotation = z.infer<typeof VisualAnnotationSchema>;

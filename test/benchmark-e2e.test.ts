@@ -38,6 +38,7 @@ test('end to end: the reference agent scores TCR 1 and HR 0 for every persona, a
     assert.equal(a.hr, 0, `${persona} HR`);
   }
   assert.equal(r.episodes.ranThisRun, 24);
+  assert.equal(r.overall.vbr, 0, `reference sites have no visual bugs: ${JSON.stringify(r.cases.filter((c) => c.visualBug).map((c) => [c.id, c.visualFindings]))}`);
   assert.ok(await fs.stat(path.join(tmp, 'report', 'report.md')));
   console.log(`reference run, all personas: ${first.seconds.toFixed(1)} s`);
 
@@ -56,6 +57,7 @@ test('end to end: the null agent scores TCR 0; --grep @hard selects only hard ca
   assert.equal(run.status, 1, 'failed slots fail the Playwright run');
   assert.deepEqual(run.report.meta.agents, ['null']);
   assert.equal(run.report.overall.tcr, 0);
+  assert.equal(run.report.overall.vbr, 1, 'an empty submission is a visual bug (blank or unreachable page)');
   assert.equal(run.report.overall.cases, 6);
   assert.deepEqual(Object.keys(run.report.byPersona), ['P-MIN']);
 

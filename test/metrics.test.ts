@@ -62,6 +62,14 @@ test('a verdict that saw a page address the judge flags its case in the report',
   assert.equal(r.cases.find((c) => c.id === 'y_P-MIN')!.injectionFlagged, false);
 });
 
+test('VBR is the share of checked cases whose final page has a visual bug', () => {
+  const bug = { bug: true, findings: ['blank-page: nothing rendered'] };
+  const ok = { bug: false, findings: [] };
+  const cases = caseResults([{ ...rec('v_P-MIN', 'pass', 1), visual: bug }, { ...rec('w_P-MIN', 'pass', 1), visual: ok }, { ...rec('z_P-MIN', 'pass', 1), visual: ok }, rec('u_P-MIN', 'pass', 1)]);
+  assert.deepEqual(cases.map((c) => c.visualBug), [true, false, false, null]);
+  assert.equal(aggregate(cases).vbr, 1 / 3);
+});
+
 test('mean ignores undefined values and is null on none', () => {
   assert.equal(mean([null, null]), null);
   assert.equal(mean([1, null, 0]), 0.5);
