@@ -2,26 +2,26 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { z } from 'zod';
 import { serveStatic, type ServedSite } from '../agent/site-server.js';
 import type { Case, Task } from '../slots/schema.js';
 import { agreement, type Agreement } from './agreement.js';
+import { loadVariants, materialiseVariant } from './variants.js';
 import type { Judge, VerdictStatus } from './types.js';
 
 /**
  * Calibration: judges run over sites whose right answers are known - each built-in task's reference
- * site (every slot passes) and its broken variants (`tasks/<id>/variants/<name>/`, with expected.json
- * naming every slot's answer). The probes must score 100% here; a judge model gets accuracy, precision
+ * site (every slot passes) and its broken variants (`tasks/<id>/variants.json`: the edits that break the
+ * reference site and the slots that then fail). The probes must score 100% here; a judge model gets accuracy, precision
  * and recall for fail, and Cohen's kappa.
  */
 
-export const ExpectedSchema = z.record(z.string(), z.enum(['pass', 'fail']));
 
 export interface CalibrationSite {
   taskId: string;
-  /** 'reference' or the variant's folder name. */
+  /** 'reference' or the variant's name in variants.json. */
   variant: string;
-  dir: string;
+  /** Writes the site's files into a folder. */
+  build(out: string): Promise<void>;
   expected: Record<string, 'pass' | 'fail'>;
 }
 
@@ -33,24 +33,22 @@ export interface CalibrationRow {
   got: Record<string, { status: VerdictStatus; evidence: string }>;
 }
 
-/** Reference sites and variants of the tasks; throws naming the file when an expected.json is incomplete. */
+/** Reference sites and variants of the tasks; throws naming the file when a variants.json is wrong. */
 export async function listCalibrationSites(tasks: Task[]): Promise<CalibrationSite[]> {
   const out: CalibrationSite[] = [];
   for (const t of tasks) {
-    if (!t.referenceSite) continue;
-    out.push({ taskId: t.id, variant: 'reference', dir: t.referenceSite, expected: Object.fromEntries(t.slots.map((s) => [s.id, 'pass' as const])) });
-    const root = path.join(path.dirname(t.referenceSite), 'variants');
-    const names = await fs.readdir(root, { withFileTypes: true }).then((es) => es.filter((e) => e.isDirectory()).map((e) => e.name).sort(), () => []);
-    for (const name of names) {
-      const file = path.join(root, name, 'expected.json');
-      const parsed = ExpectedSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
-      if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]?.message ?? 'invalid'} (expected { "<slot id>": "pass" | "fail" })`);
-      const missing = t.slots.filter((s) => !(s.id in parsed.data)).map((s) => s.id);
-      const unknown = Object.keys(parsed.data).filter((id) => !t.slots.some((s) => s.id === id));
-      if (missing.length || unknown.length) {
-        throw new Error(`${file}: ${missing.length ? `no answer for slot(s) ${missing.join(', ')}` : ''}${missing.length && unknown.length ? '; ' : ''}${unknown.length ? `unknown slot(s) ${unknown.join(', ')}` : ''}`);
-      }
-      out.push({ taskId: t.id, variant: name, dir: path.join(root, name), expected: parsed.data });
+    const site = t.referenceSite;
+    if (!site) continue;
+    const ids = t.slots.map((s) => s.id);
+    out.push({ taskId: t.id, variant: 'reference', build: (dir) => fs.cp(site, dir, { recursive: true }), expected: Object.fromEntries(ids.map((id) => [id, 'pass' as const])) });
+    const variants = await loadVariants(path.dirname(site), ids);
+    for (const [name, v] of Object.entries(variants).sort(([a], [b]) => a.localeCompare(b))) {
+      out.push({
+        taskId: t.id,
+        variant: name,
+        build: (dir) => materialiseVariant(site, name, v, dir),
+        expected: Object.fromEntries(ids.map((id) => [id, v.fails.includes(id) ? ('fail' as const) : ('pass' as const)])),
+      });
     }
   }
   return out;
@@ -75,8 +73,8 @@ export interface CalibrationRequest {
 const VIEWPORT = { width: 1280, height: 800 };
 
 /**
- * Serves each site from a copy without its expected.json (a judge model could otherwise open
- * /expected.json and read the answers), then judges every slot, a few at a time.
+ * Builds each site into a staging folder (the answers never sit beside the files a judge model can
+ * open), serves it, then judges every slot, a few at a time.
  *
  * Each worker keeps one page and resets it between slots (all storage and cookies of the site's origin
  * cleared, viewport restored) instead of opening a fresh context per slot as the benchmark does: a new
@@ -95,7 +93,7 @@ export async function runCalibration(req: CalibrationRequest): Promise<Calibrati
       const c = req.cases.find((x) => x.taskId === site.taskId);
       if (!c) throw new Error(`calibration: no case for task ${site.taskId}`);
       const copy = path.join(staging, `${i}-${site.taskId}-${site.variant}`);
-      await fs.cp(site.dir, copy, { recursive: true, filter: (src) => path.basename(src) !== 'expected.json' });
+      await site.build(copy);
       const server = await serveStatic(copy);
       served.push(server);
       for (const slot of c.slots) {
