@@ -31,6 +31,7 @@ export class Workspace {
   }
 
   async apply(files: { path: string; content: string }[], deletes: string[] = []): Promise<WriteOutcome> {
+    let usage: { files: number; bytes: number } | undefined;
     const out: WriteOutcome = { written: [], deleted: [], errors: [] };
     for (const rel of deletes) {
       const target = await this.resolve(rel);
@@ -52,7 +53,9 @@ export class Workspace {
         out.errors.push(`write ${f.path}: ${bytes} bytes exceeds the per-file limit of ${this.limits.maxFileBytes}`);
         continue;
       }
-      const usage = await this.usage();
+      // Measured once per apply and kept up to date here: re-walking the tree per file made a
+      // many-file implement step quadratic.
+      usage ??= await this.usage();
       const existing = await fs.stat(target).then((s) => s.size, () => -1);
       if (existing < 0 && usage.files + 1 > this.limits.maxFiles) {
         out.errors.push(`write ${f.path}: the workspace already holds ${usage.files} files (limit ${this.limits.maxFiles})`);
@@ -64,6 +67,8 @@ export class Workspace {
       }
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.writeFile(target, f.content);
+      usage.bytes += bytes - Math.max(existing, 0);
+      if (existing < 0) usage.files++;
       out.written.push(normalise(f.path));
     }
     return out;
