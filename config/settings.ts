@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -6,12 +7,22 @@ import { z } from 'zod';
  * entry points (playwright.config.ts, the CLI, fixtures) reads process.env, so a test can build a
  * Settings by hand and a typo in a variable's value fails at start with the variable's name.
  */
+/**
+ * Debian's headless shell (the old headless mode, which Playwright itself uses for headless runs) costs
+ * about a third of the CPU of full Chromium per page, which decides a run's length on a small machine;
+ * full Chromium is the fallback.
+ */
+export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
+function defaultChromium(): string {
+  return CHROMIUM_CANDIDATES.find((p) => existsSync(p)) ?? CHROMIUM_CANDIDATES[CHROMIUM_CANDIDATES.length - 1]!;
+}
+
 const SettingsSchema = z.object({
   dataset: z.string().default('builtin'),
   agent: z.string().default(''),
   runDir: z.string().default('.iwb/runs'),
   reportDir: z.string().default('iwb-report'),
-  chromium: z.string().default('/usr/bin/chromium'),
+  chromium: z.string().default(defaultChromium),
   stepCapOverride: z.coerce.number().int().positive().optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;

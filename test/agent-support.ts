@@ -5,7 +5,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { runEpisode } from '../agent/episode.js';
 import type { Trajectory } from '../agent/trajectory.js';
 import type { Agent } from '../agent/types.js';
-import { CHROMIUM_ARGS } from '../config/settings.js';
+import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { ModelClient } from '../llm/client.js';
 import type { FakeServer, RecordedRequest } from '../llm/fake-server.js';
 import type { Role } from '../llm/roles.js';
@@ -17,7 +17,7 @@ import type { Case } from '../slots/schema.js';
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
 }
 
 export function makeCase(instruction = 'I want a page for my bakery.'): Case {
