@@ -24,6 +24,7 @@ const SettingsSchema = z.object({
   reportDir: z.string().default('iwb-report'),
   chromium: z.string().default(defaultChromium),
   stepCapOverride: z.coerce.number().int().positive().optional(),
+  prices: z.string().optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -34,6 +35,7 @@ const VARIABLES: Record<keyof Settings, string> = {
   reportDir: 'IWB_REPORT_DIR',
   chromium: 'IWB_CHROMIUM',
   stepCapOverride: 'IWB_STEP_CAP',
+  prices: 'IWB_PRICES',
 };
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {

@@ -37,6 +37,7 @@ export function recordVerdict(v: Pick<Verdict, 'status' | 'judge' | 'evidence'> 
     ...(v.blockedRequests ? { blockedRequests: v.blockedRequests } : {}),
     ...(v.cached ? { cached: true } : {}),
     ...(v.tokens ? { tokens: v.tokens } : {}),
+    ...(v.model ? { model: v.model } : {}),
   };
   test.info().annotations.push({ type: ANNOTATION.verdict, description: JSON.stringify(payload) });
 }

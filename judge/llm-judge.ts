@@ -55,6 +55,7 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
       blockedRequests: r.blockedRequests,
       // In case mode only the slot that ran the session is charged for it, so tokens are not counted twice.
       tokens: payer ? r.tokens : { prompt: 0, completion: 0 },
+      model: opts.client.model,
       ...(payer ? {} : { cached: true }),
     };
   };

@@ -28,6 +28,8 @@ export interface Verdict {
   cached?: boolean;
   /** Tokens the judge model spent on this verdict (0 when cached or deterministic). */
   tokens?: { prompt: number; completion: number };
+  /** The model behind the verdict, so its tokens can be priced. */
+  model?: string;
 }
 
 /** What a judge is handed: the served submission and a fresh page on it. */

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import type { ModelClient } from '../llm/client.js';
+import type { TokenUsage } from '../llm/usage.js';
 import { describeError } from '../llm/errors.js';
 import { newNonce, PROMPTS, untrustedBlock } from './prompt.js';
 import { checkVisual, type VisualReport } from './visual-checks.js';
@@ -14,9 +15,11 @@ export interface VisualAssessment extends VisualReport {
   /** Present when a judge model was configured and answered; `scoreError` says why it is absent otherwise. */
   scores?: VisualScore;
   scoreError?: string;
+  /** What the scoring call cost, failed attempts included: they were paid for. */
+  scoreUsage?: { model: string; prompt: number; completion: number };
 }
 
-export async function scoreVisual(client: ModelClient, screenshot: Buffer, instruction: string, pageTitle: string): Promise<VisualScore> {
+export async function scoreVisual(client: ModelClient, screenshot: Buffer, instruction: string, pageTitle: string): Promise<{ scores?: VisualScore; error?: string; usage: TokenUsage }> {
   const res = await client.structured(
     [
       { role: 'system', content: PROMPTS.visual },
@@ -32,8 +35,7 @@ export async function scoreVisual(client: ModelClient, screenshot: Buffer, instr
     VisualScoreSchema,
     'visual_score',
   );
-  if (!res.ok) throw res.error;
-  return res.value;
+  return res.ok ? { scores: res.value, usage: res.usage } : { error: describeError(res.error), usage: res.usage };
 }
 
 /** The deterministic checks, then (with a client) the model's scores from a screenshot of the same load. */
@@ -42,7 +44,9 @@ export async function assessVisual(page: Page, url: string, opts: { client?: Mod
   if (!opts.client || report.findings.some((f) => f.check === 'unreachable')) return report;
   try {
     const shot = await page.screenshot({ scale: 'css', caret: 'initial' });
-    return { ...report, scores: await scoreVisual(opts.client, shot, opts.instruction ?? '', await page.title()) };
+    const r = await scoreVisual(opts.client, shot, opts.instruction ?? '', await page.title());
+    const scoreUsage = { model: opts.client.model, prompt: r.usage.prompt, completion: r.usage.completion };
+    return { ...report, scoreUsage, ...(r.scores ? { scores: r.scores } : { scoreError: r.error ?? 'no scores' }) };
   } catch (e) {
     return { ...report, scoreError: describeError(e) };
   }

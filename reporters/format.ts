@@ -1,56 +1,118 @@
-import type { Aggregate } from './metrics.js';
-import type { Report } from './report.js';
+import type { Aggregate, MetricKey, Report } from './report-schema.js';
 
-const pct = (x: number | null): string => (x === null ? '—' : (x * 100).toFixed(1));
+const PERCENT: ReadonlySet<MetricKey> = new Set(['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrLlm', 'pcr', 'blindRate', 'vbr', 'submitRate']);
 
-function rows(title: string, groups: Record<string, Aggregate>): string[][] {
-  return Object.entries(groups).map(([k, a]) => [title === '' ? k : `${title} ${k}`, pct(a.tcr), pct(a.hr), pct(a.sr), pct(a.vbr), String(a.cases), String(a.judgedSlots), String(a.unjudgedSlots), String(a.erroredSlots)]);
+/** A metric as the tables print it: shares in percent, the rest with two decimals; — when undefined. */
+export function fmt(a: Aggregate, k: MetricKey, withCi = false): string {
+  const v = a[k];
+  if (v === null) return '—';
+  const scale = PERCENT.has(k) ? 100 : 1;
+  const digits = PERCENT.has(k) ? 1 : k === 'linesOfCode' ? 0 : 2;
+  const main = (v * scale).toFixed(digits);
+  const ci = a.ci[k];
+  return withCi && ci ? `${main} [${(ci[0] * scale).toFixed(digits)}, ${(ci[1] * scale).toFixed(digits)}]` : main;
 }
 
-const HEADER = ['group', 'TCR %', 'HR %', 'SR %', 'VBR %', 'cases', 'judged', 'unjudged', 'errored'];
+const COLUMNS: { key: MetricKey; title: string }[] = [
+  { key: 'tcr', title: 'TCR %' },
+  { key: 'hr', title: 'HR %' },
+  { key: 'sr', title: 'SR %' },
+  { key: 'chr', title: 'CHR %' },
+  { key: 'pcr', title: 'PCR %' },
+  { key: 'vci', title: 'VCI' },
+  { key: 'vbr', title: 'VBR %' },
+];
 
-/** The report as a plain-text table for the terminal, and the same rows as Markdown for report.md. */
-export function reportTable(r: Report): string[][] {
+function terminalRows(r: Report): string[][] {
+  const row = (name: string, a: Aggregate) => [name, ...COLUMNS.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots)];
   return [
-    ['overall', pct(r.overall.tcr), pct(r.overall.hr), pct(r.overall.sr), pct(r.overall.vbr), String(r.overall.cases), String(r.overall.judgedSlots), String(r.overall.unjudgedSlots), String(r.overall.erroredSlots)],
-    ...rows('', r.byPersona),
-    ...rows('', r.byDifficulty),
-    ...(Object.keys(r.byAgent).length > 1 ? rows('agent', r.byAgent) : []),
+    row('overall', r.overall),
+    ...Object.entries(r.byPersona).map(([k, a]) => row(k, a)),
+    ...Object.entries(r.byDifficulty).map(([k, a]) => row(k, a)),
+    ...(Object.keys(r.byAgent).length > 1 ? Object.entries(r.byAgent).map(([k, a]) => row(`agent ${k}`, a)) : []),
   ];
 }
 
 export function formatText(r: Report): string {
-  const table = [HEADER, ...reportTable(r)];
-  const widths = HEADER.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const header = ['group', ...COLUMNS.map((c) => c.title), 'cases', 'unjudged', 'errored'];
+  const table = [header, ...terminalRows(r)];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const tcrCi = r.overall.ci.tcr;
   return [
     `InteractWeb-Bench: ${r.overall.cases} cases, agent ${r.meta.agents.join(', ') || 'unknown'}, dataset ${r.meta.dataset}`,
     line(table[0]!),
     ...table.slice(1).map(line),
+    `TCR ${fmt(r.overall, 'tcr')}% (95% CI ${tcrCi ? `${(tcrCi[0] * 100).toFixed(1)}-${(tcrCi[1] * 100).toFixed(1)}` : '—'}); blind executions ${r.overall.blindCases}/${r.overall.cases}; ${usageLine(r.overall)}`,
     ...(r.injectionFlaggedCases.length ? [`pages that addressed the judge (check by hand): ${r.injectionFlaggedCases.join(', ')}`] : []),
     `episodes: ${r.episodes.ranThisRun} run now, ${r.episodes.fromCache} from cache; ${Object.entries(r.episodes.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ].join('\n');
 }
 
+function usageLine(a: Aggregate): string {
+  const roles = Object.entries(a.usage);
+  if (roles.length === 0) return 'no model tokens';
+  const cost = a.costUsd === null ? 'cost unknown (set IWB_PRICES)' : `$${a.costUsd.toFixed(4)}`;
+  return `${roles.map(([role, u]) => `${role} ${(u.prompt + u.completion).toLocaleString('en-US')} tok`).join(', ')}; ${cost}`;
+}
+
+const md = (row: readonly string[]) => `| ${row.join(' | ')} |`;
+const table = (header: readonly string[], rows: readonly string[][]) => [md(header), md(header.map(() => '---')), ...rows.map(md)];
+
+/** report.md: shaped like the paper's tables (models as rows, personas as column groups), then the rest. */
 export function formatMarkdown(r: Report): string {
-  const md = (row: string[]) => `| ${row.join(' | ')} |`;
-  const pd = Object.entries(r.byPersonaDifficulty).map(([k, a]) => [k, pct(a.tcr), pct(a.hr), String(a.cases)]);
+  const personas = Object.keys(r.byPersona);
+  const difficulties = Object.keys(r.byDifficulty);
+  const agents = Object.entries(r.byAgent);
+  const cell = (group: Record<string, Aggregate>, key: string, k: MetricKey) => (group[key] ? fmt(group[key]!, k, true) : '—');
+  const all: { key: MetricKey; title: string }[] = [
+    { key: 'tcr', title: 'TCR %' }, { key: 'tcrRaw', title: 'raw TCR %' }, { key: 'hr', title: 'HR %' }, { key: 'sr', title: 'SR %' },
+    { key: 'chr', title: 'CHR %' }, { key: 'chrLlm', title: 'CHR (LLM) %' }, { key: 'ias', title: 'IAS' }, { key: 'vci', title: 'VCI' },
+    { key: 'pcr', title: 'PCR %' }, { key: 'blindRate', title: 'blind %' }, { key: 'vbr', title: 'VBR %' }, { key: 'submitRate', title: 'submit %' },
+    { key: 'linesOfCode', title: 'LOC' }, { key: 'steps', title: 'steps' },
+  ];
   return [
     '# InteractWeb-Bench report',
     '',
-    `Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}, ${r.overall.cases} cases, started ${r.meta.startedAt}.`,
+    `Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}, ${r.overall.cases} cases, started ${r.meta.startedAt}. Intervals: ${Math.round(r.meta.bootstrap.level * 100)}% percentile bootstrap over cases, ${r.meta.bootstrap.resamples} resamples, seed ${r.meta.bootstrap.seed}.`,
     '',
-    md(HEADER),
-    md(HEADER.map(() => '---')),
-    ...reportTable(r).map(md),
+    '## TCR and HR by persona',
+    '',
+    ...table(
+      ['agent', ...personas.flatMap((p) => [`${p} TCR %`, `${p} HR %`]), 'avg TCR %', 'avg HR %'],
+      agents.map(([agent, a]) => [agent, ...personas.flatMap((p) => [cell(r.byAgentPersona, `${agent}/${p}`, 'tcr'), cell(r.byAgentPersona, `${agent}/${p}`, 'hr')]), fmt(a, 'tcr', true), fmt(a, 'hr', true)]),
+    ),
+    '',
+    '## TCR by difficulty',
+    '',
+    ...table(['agent', ...difficulties.map((d) => `${d} TCR %`)], agents.map(([agent]) => [agent, ...difficulties.map((d) => cell(r.byAgentDifficulty, `${agent}/${d}`, 'tcr'))])),
+    '',
+    '## Every metric',
+    '',
+    ...table(
+      ['group', ...all.map((c) => c.title), 'cases', 'unjudged', 'errored', 'cost $'],
+      [['overall', r.overall] as const, ...agents.map(([k, a]) => [`agent ${k}`, a] as const), ...Object.entries(r.byPersona), ...Object.entries(r.byDifficulty)].map(([name, a]) => [
+        name, ...all.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots), a.costUsd === null ? '—' : a.costUsd.toFixed(4),
+      ]),
+    ),
     '',
     '## By persona and difficulty',
     '',
-    md(['persona/difficulty', 'TCR %', 'HR %', 'cases']),
-    md(['---', '---', '---', '---']),
-    ...pd.map(md),
+    ...table(['persona/difficulty', 'TCR %', 'HR %', 'cases'], Object.entries(r.byPersonaDifficulty).map(([k, a]) => [k, fmt(a, 'tcr', true), fmt(a, 'hr', true), String(a.cases)])),
     '',
-    'TCR: passed POSITIVE weight over judged POSITIVE weight, mean over cases. HR: share of cases in which a judged NEGATIVE slot failed. SR: share of cases in which every judged slot passed. Unjudged and errored slots are left out of all three and counted apart.',
+    '## Weight sensitivity',
+    '',
+    ...table(['agent', 'TCR % (paper weights)', 'TCR % (uniform)', 'TCR % (c_tech only)'], Object.entries(r.weightSensitivity.tcr).map(([agent, w]) => [agent, ...(['paper', 'uniform', 'cTech'] as const).map((k) => (w[k] === null ? '—' : (w[k]! * 100).toFixed(1)))])),
+    '',
+    `Kendall tau-b of the agent ranking, paper weights against uniform: ${tau(r.weightSensitivity.kendallTau.uniform)}; against c_tech only: ${tau(r.weightSensitivity.kendallTau.cTech)}.`,
+    '',
+    '## pass^k',
+    '',
+    ...table(['agent', 'k', 'pass^k'], Object.entries(r.passK).flatMap(([agent, ks]) => Object.entries(ks).map(([k, v]) => [agent, k, v.toFixed(3)]))),
+    '',
+    'Definitions: see the README\'s Metrics section (each figure is defined once in reporters/metrics.ts and reporters/aggregate.ts). Unjudged and errored slots are left out of every rate and counted apart.',
     '',
   ].join('\n');
 }
+
+const tau = (t: number | null) => (t === null ? '— (needs 2 agents)' : t.toFixed(3));

@@ -3,14 +3,18 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { formatMarkdown, formatText } from './format.js';
 import type { SlotRecord } from './metrics.js';
-import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
+import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
 import { buildReport } from './report.js';
 import { readSettings } from '../config/settings.js';
+import { loadPriceTable } from '../llm/cost.js';
+import type { PriceTable } from '../llm/usage.js';
 
 export interface IwbReporterOptions {
   /** Folder for report.json and report.md; IWB_REPORT_DIR or iwb-report/ by default (set in the config). */
   outputDir?: string;
   dataset?: string;
+  /** IWB_PRICES by default: inline JSON or a JSON file of US dollars per million tokens per model. */
+  prices?: string;
 }
 
 /**
@@ -21,13 +25,17 @@ export default class IwbReporter implements Reporter {
   private readonly last = new Map<string, { test: TestCase; result: TestResult }>();
   private readonly outputDir: string;
   private readonly dataset: string;
+  private readonly prices: PriceTable;
   private total = 0;
+  private tokens = { prompt: 0, completion: 0 };
+  private lastProgress = 0;
   private done = new Set<string>();
   private started = Date.now();
 
   constructor(options: IwbReporterOptions = {}) {
     this.outputDir = path.resolve(options.outputDir ?? readSettings().reportDir);
     this.dataset = options.dataset ?? readSettings().dataset;
+    this.prices = loadPriceTable(options.prices ?? readSettings().prices);
   }
 
   printsToStdio(): boolean {
@@ -36,19 +44,37 @@ export default class IwbReporter implements Reporter {
 
   onBegin(_config: FullConfig, suite: Suite): void {
     this.started = Date.now();
-    this.total = new Set(suite.allTests().map((t) => caseOf(t)).filter(Boolean)).size;
+    this.total = new Set(suite.allTests().filter((t) => caseOf(t)).map((t) => `${caseOf(t)}\0${t.repeatEachIndex}`)).size;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     // Retries call onTestEnd once per attempt; the last attempt is the test's outcome.
     this.last.set(test.id, { test, result });
+    const record = toRecord(test, result);
+    if (record?.judgeUsage) this.count(record.judgeUsage);
     const id = caseOf(test);
-    if (id && !this.done.has(id) && test.parent.allTests().every((t) => t === test || this.last.has(t.id))) {
-      this.done.add(id);
-      if (process.stdout.isTTY || this.done.size % 10 === 0 || this.done.size === this.total) {
-        process.stderr.write(`[iwb] cases judged ${this.done.size}/${this.total}\n`);
-      }
+    const key = `${id}\0${test.repeatEachIndex}`;
+    if (id && !this.done.has(key) && test.parent.allTests().every((t) => t === test || this.last.has(t.id))) {
+      this.done.add(key);
+      if (record?.episode) for (const u of record.episode.usage) this.count(u);
+      this.progress();
     }
+  }
+
+  private count(u: UsageEntry): void {
+    this.tokens.prompt += u.prompt;
+    this.tokens.completion += u.completion;
+  }
+
+  /** A line every 10% of cases or 30 s (every case on a terminal): enough to follow, never a flood. */
+  private progress(): void {
+    const n = this.done.size;
+    const step = Math.max(1, Math.ceil(this.total / 10));
+    if (!process.stderr.isTTY && n % step !== 0 && n !== this.total && Date.now() - this.lastProgress < 30_000) return;
+    this.lastProgress = Date.now();
+    const tokens = this.tokens.prompt + this.tokens.completion;
+    const elapsed = ((Date.now() - this.started) / 1000).toFixed(0);
+    process.stderr.write(`[iwb] cases done ${n}/${this.total} · ${elapsed} s · ${tokens ? `${tokens.toLocaleString('en-US')} tokens so far` : 'no model tokens'}\n`);
   }
 
   async onEnd(result: FullResult): Promise<void> {
@@ -58,13 +84,11 @@ export default class IwbReporter implements Reporter {
       if (record) records.push(record);
     }
     const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
-    const report = buildReport(records, {
-      startedAt: new Date(this.started).toISOString(),
-      durationMs: Date.now() - this.started,
-      dataset: this.dataset,
-      agents,
-      playwrightStatus: result.status,
-    });
+    const report = buildReport(
+      records,
+      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status },
+      { prices: this.prices },
+    );
     await fs.mkdir(this.outputDir, { recursive: true });
     await fs.writeFile(path.join(this.outputDir, 'report.json'), JSON.stringify(report, null, 2));
     await fs.writeFile(path.join(this.outputDir, 'report.md'), formatMarkdown(report));
@@ -86,6 +110,7 @@ function toRecord(test: TestCase, result: TestResult): SlotRecord | null {
   const slotText = find(ANNOTATION.slot);
   if (!slotText) return null;
   const slot = SlotAnnotationSchema.parse(JSON.parse(slotText));
+  const trial = test.repeatEachIndex;
   const verdictText = find(ANNOTATION.verdict);
   const episodeText = find(ANNOTATION.episode);
   const episode = episodeText ? EpisodeAnnotationSchema.parse(JSON.parse(episodeText)) : undefined;
@@ -94,8 +119,9 @@ function toRecord(test: TestCase, result: TestResult): SlotRecord | null {
   if (verdictText) {
     const v = VerdictAnnotationSchema.parse(JSON.parse(verdictText));
     const status = v.status === 'pass' && result.status !== 'passed' ? 'errored' : v.status;
-    return { ...slot, status, evidence: v.evidence, episode, visual, ...(v.injection ? { injection: true } : {}) };
+    const judgeUsage = v.tokens && v.model ? { judgeUsage: { role: 'judge' as const, model: v.model, ...v.tokens } } : {};
+    return { ...slot, trial, status, evidence: v.evidence, episode, visual, ...judgeUsage, ...(v.injection ? { injection: true } : {}) };
   }
   const why = result.error?.message?.split('\n')[0] ?? `test ${result.status} without a verdict`;
-  return { ...slot, status: 'errored', evidence: why, episode, visual };
+  return { ...slot, trial, status: 'errored', evidence: why, episode, visual };
 }

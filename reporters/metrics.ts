@@ -1,122 +1,122 @@
-import type { Difficulty, Persona } from '../slots/schema.js';
-import type { EpisodeAnnotation, SlotAnnotation, VisualAnnotation } from './protocol.js';
+import type { EpisodeAnnotation, SlotAnnotation, UsageEntry, VisualAnnotation } from './protocol.js';
+import type { CaseResult } from './report-schema.js';
+
+export type { CaseResult } from './report-schema.js';
 
 /** One slot test's outcome, as the reporter gathered it. Pure data: no Playwright types. */
 export interface SlotRecord extends SlotAnnotation {
   status: 'pass' | 'fail' | 'errored' | 'unjudged';
   evidence: string;
+  /** Repeat index under `--repeat-each`; 0 otherwise. */
+  trial?: number;
   injection?: boolean;
   visual?: VisualAnnotation;
   episode?: EpisodeAnnotation;
-}
-
-export interface CaseResult {
-  id: string;
-  taskId: string;
-  persona: Persona;
-  difficulty: Difficulty;
-  agent: string;
-  /** Passed POSITIVE weight over judged POSITIVE weight; null when no POSITIVE slot was judged. */
-  tcr: number | null;
-  /** Some judged NEGATIVE slot failed; null when none was judged. */
-  hallucinated: boolean | null;
-  /** Every judged slot passed; null when nothing was judged. */
-  sr: boolean | null;
-  episodeStatus: EpisodeAnnotation['status'] | 'unknown';
-  episodeCached: boolean | null;
-  /** Some page of the submission addressed the judge; its verdicts deserve a human look. */
-  injectionFlagged: boolean;
-  /** The final page showed a deterministic visual bug; null when it was not checked. */
-  visualBug: boolean | null;
-  visualFindings: string[];
-  slots: { id: string; status: SlotRecord['status']; weight: number; assertionType: 'POSITIVE' | 'NEGATIVE' }[];
-}
-
-export interface Aggregate {
-  /** Mean TCR over cases that have one. */
-  tcr: number | null;
-  /** Share of cases with a judged NEGATIVE slot in which one failed. */
-  hr: number | null;
-  /** Share of judged cases in which every judged slot passed. */
-  sr: number | null;
-  cases: number;
-  judgedSlots: number;
-  unjudgedSlots: number;
-  erroredSlots: number;
-  erroredCases: number;
-  /** Share of checked cases whose final page has a visual bug. */
-  vbr: number | null;
+  /** Tokens the judge model spent on this verdict. */
+  judgeUsage?: UsageEntry;
 }
 
 const judged = (s: { status: string }): boolean => s.status === 'pass' || s.status === 'fail';
 
-/** Groups slot records by case, in first-seen order, and scores each case. */
+/** Groups slot records by case and trial, in first-seen order, and scores each. */
 export function caseResults(records: readonly SlotRecord[]): CaseResult[] {
   const byCase = new Map<string, SlotRecord[]>();
   for (const r of records) {
-    const list = byCase.get(r.caseId) ?? [];
+    const key = `${r.caseId}\0${r.trial ?? 0}`;
+    const list = byCase.get(key) ?? [];
     list.push(r);
-    byCase.set(r.caseId, list);
+    byCase.set(key, list);
   }
   return [...byCase.values()].map(scoreCase);
 }
 
+/**
+ * Passed weight over judged weight of the given slots, with a weighting: the paper's W_i, every slot 1,
+ * or c_tech alone. Null when no slot of the set was judged.
+ */
+export function weightedPassRate(slots: readonly SlotRecord[], weight: (s: SlotRecord) => number): number | null {
+  const done = slots.filter(judged);
+  const total = sum(done.map(weight));
+  return total > 0 ? sum(done.filter((s) => s.status === 'pass').map(weight)) / total : null;
+}
+
+/**
+ * CHR from the simulated user's retrieval record: the share of the agent's questions that retrieved a
+ * slot the persona degraded (left out, blurred or contradicted). When the dataset does not record the
+ * degradation, every slot counts as hidden, since the agent sees only the degraded instruction.
+ */
+export function clarificationHitRate(questions: readonly { retrieved: readonly string[] }[], degraded: readonly string[] | null): number | null {
+  if (questions.length === 0) return null;
+  const hits = questions.filter((q) => (degraded === null ? q.retrieved.length > 0 : q.retrieved.some((id) => degraded.includes(id))));
+  return hits.length / questions.length;
+}
+
+/** VCI: verify steps per implement step; null when the agent never implemented. */
+export function verifyCoverage(counts: { implement: number; verify: number }): number | null {
+  return counts.implement > 0 ? counts.verify / counts.implement : null;
+}
+
+/** Blind execution: the episode ended without a single question to the user and without one look at the site. */
+export function isBlind(counts: { clarify: number; verify: number }): boolean {
+  return counts.clarify === 0 && counts.verify === 0;
+}
+
 export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
   const first = slots[0]!;
-  const positives = slots.filter((s) => s.assertionType === 'POSITIVE' && judged(s));
+  const positives = slots.filter((s) => s.assertionType === 'POSITIVE');
   const negatives = slots.filter((s) => s.assertionType === 'NEGATIVE' && judged(s));
-  const positiveWeight = sum(positives.map((s) => s.weight));
-  const passedWeight = sum(positives.filter((s) => s.status === 'pass').map((s) => s.weight));
   const judgedAll = slots.filter(judged);
   const episode = slots.find((s) => s.episode)?.episode;
   const visual = slots.find((s) => s.visual)?.visual;
+  const intent = episode?.intent && !episode.intent.error ? episode.intent : undefined;
   return {
     id: first.caseId,
     taskId: first.taskId,
     persona: first.persona,
     difficulty: first.difficulty,
     agent: episode?.agent ?? 'unknown',
-    tcr: positiveWeight > 0 ? passedWeight / positiveWeight : null,
-    hallucinated: negatives.length > 0 ? negatives.some((s) => s.status === 'fail') : null,
+    trial: first.trial ?? 0,
+    tcr: weightedPassRate(positives, (s) => s.weight),
+    tcrRaw: weightedPassRate(slots, (s) => s.weight),
+    tcrUniform: weightedPassRate(positives, () => 1),
+    tcrCTech: weightedPassRate(positives, (s) => s.cTech),
+    // A case hallucinated when a judged NEGATIVE slot failed; a judged case without one did not.
+    hallucinated: judgedAll.length === 0 ? null : negatives.some((s) => s.status === 'fail'),
     sr: judgedAll.length > 0 ? judgedAll.every((s) => s.status === 'pass') : null,
+    chr: episode ? clarificationHitRate(episode.questions, episode.degraded) : null,
+    chrLlm: intent && intent.questionHits.length > 0 ? intent.questionHits.filter(Boolean).length / intent.questionHits.length : null,
+    ias: intent?.ias ?? null,
+    vci: episode ? verifyCoverage(episode.counts) : null,
+    questionBeforeCode: episode ? episode.questionBeforeCode : null,
+    blind: episode && episode.status !== 'errored' ? isBlind(episode.counts) : null,
+    linesOfCode: episode ? episode.linesOfCode : null,
+    steps: episode ? episode.steps : null,
+    questions: episode ? episode.counts.clarify : null,
+    submitted: episode ? episode.status === 'submitted' : null,
     episodeStatus: episode?.status ?? 'unknown',
     // A case's episode ran in this run if any of its tests saw it run rather than read it from disk.
     episodeCached: episode ? slots.every((s) => s.episode?.cached !== false) : null,
     injectionFlagged: slots.some((s) => s.injection === true),
     visualBug: visual ? visual.bug : null,
     visualFindings: visual?.findings ?? [],
-    slots: slots.map((s) => ({ id: s.slotId, status: s.status, weight: s.weight, assertionType: s.assertionType })),
+    usage: caseUsage(slots, episode, visual),
+    slots: slots.map((s) => ({ id: s.slotId, status: s.status, weight: s.weight, cTech: s.cTech, assertionType: s.assertionType })),
   };
 }
 
-export function aggregate(cases: readonly CaseResult[]): Aggregate {
-  const slots = cases.flatMap((c) => c.slots);
-  return {
-    tcr: mean(cases.map((c) => c.tcr)),
-    hr: mean(cases.map((c) => (c.hallucinated === null ? null : c.hallucinated ? 1 : 0))),
-    sr: mean(cases.map((c) => (c.sr === null ? null : c.sr ? 1 : 0))),
-    cases: cases.length,
-    judgedSlots: slots.filter(judged).length,
-    unjudgedSlots: slots.filter((s) => s.status === 'unjudged').length,
-    erroredSlots: slots.filter((s) => s.status === 'errored').length,
-    erroredCases: cases.filter((c) => c.episodeStatus === 'errored').length,
-    vbr: mean(cases.map((c) => (c.visualBug === null ? null : c.visualBug ? 1 : 0))),
-  };
-}
-
-/** Aggregates per value of a key, keys in sorted order so reports are stable under sharding. */
-export function groupBy(cases: readonly CaseResult[], key: (c: CaseResult) => string): Record<string, Aggregate> {
-  const groups = new Map<string, CaseResult[]>();
-  for (const c of cases) {
-    const k = key(c);
-    groups.set(k, [...(groups.get(k) ?? []), c]);
+/** Every token the case cost, by role and model: its episode, its intent judgement, its visual score and its verdicts. */
+function caseUsage(slots: readonly SlotRecord[], episode: EpisodeAnnotation | undefined, visual: VisualAnnotation | undefined): UsageEntry[] {
+  const entries: UsageEntry[] = [...(episode?.usage ?? [])];
+  if (visual?.usage) entries.push({ role: 'judge', ...visual.usage });
+  if (episode?.intent) entries.push({ role: 'judge', model: episode.intent.model, ...episode.intent.tokens });
+  for (const s of slots) if (s.judgeUsage) entries.push(s.judgeUsage);
+  const merged = new Map<string, UsageEntry>();
+  for (const e of entries) {
+    const key = `${e.role}\0${e.model}`;
+    const m = merged.get(key) ?? { role: e.role, model: e.model, prompt: 0, completion: 0 };
+    merged.set(key, { ...m, prompt: m.prompt + e.prompt, completion: m.completion + e.completion });
   }
-  return Object.fromEntries([...groups.keys()].sort().map((k) => [k, aggregate(groups.get(k)!)]));
+  return [...merged.values()].filter((e) => e.prompt + e.completion > 0).sort((a, b) => a.role.localeCompare(b.role) || a.model.localeCompare(b.model));
 }
 
-export function mean(values: readonly (number | null)[]): number | null {
-  const defined = values.filter((v): v is number => v !== null);
-  return defined.length === 0 ? null : sum(defined) / defined.length;
-}
-
-const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

@@ -35,8 +35,30 @@ export const VerdictAnnotationSchema = z.object({
   blockedRequests: z.number().optional(),
   cached: z.boolean().optional(),
   tokens: z.object({ prompt: z.number(), completion: z.number() }).optional(),
+  /** The judge model, so the reporter can price its tokens. */
+  model: z.string().optional(),
 });
 export type VerdictAnnotation = z.infer<typeof VerdictAnnotationSchema>;
+
+/** Tokens one role spent with one model; the reporter prices them, so a report can be re-priced. */
+export const UsageEntrySchema = z.object({
+  role: z.enum(['agent', 'user', 'judge', 'copilot', 'operator']),
+  model: z.string(),
+  prompt: z.number(),
+  completion: z.number(),
+});
+export type UsageEntry = z.infer<typeof UsageEntrySchema>;
+
+/** The judge model's reading of a whole trajectory: intent alignment (1-5) and which questions hit. */
+export const IntentAnnotationSchema = z.object({
+  ias: z.number().min(1).max(5).nullable(),
+  /** Per clarify question, in order: did it ask for something the instruction left out, blurred or contradicted. */
+  questionHits: z.array(z.boolean()),
+  model: z.string(),
+  tokens: z.object({ prompt: z.number(), completion: z.number() }),
+  error: z.string().optional(),
+});
+export type IntentAnnotation = z.infer<typeof IntentAnnotationSchema>;
 
 export const EpisodeAnnotationSchema = z.object({
   agent: z.string(),
@@ -50,6 +72,12 @@ export const EpisodeAnnotationSchema = z.object({
   tokens: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
   durationMs: z.number(),
   error: z.string().optional(),
+  /** Per clarify question, the slots the simulated user retrieved for it (CHR's evidence). */
+  questions: z.array(z.object({ retrieved: z.array(z.string()) })).default([]),
+  /** Slots the persona left out, blurred or contradicted; null when the dataset does not say. */
+  degraded: z.array(z.string()).nullable().default(null),
+  usage: z.array(UsageEntrySchema).default([]),
+  intent: IntentAnnotationSchema.optional(),
 });
 export type EpisodeAnnotation = z.infer<typeof EpisodeAnnotationSchema>;
 
@@ -58,5 +86,7 @@ export const VisualAnnotationSchema = z.object({
   bug: z.boolean(),
   findings: z.array(z.string()),
   scores: z.object({ layout: z.number(), creativeAlignment: z.number(), overall: z.number() }).optional(),
+  /** Tokens the judge model spent scoring the page. */
+  usage: z.object({ model: z.string(), prompt: z.number(), completion: z.number() }).optional(),
 });
 export type VisualAnnotation = z.infer<typeof VisualAnnotationSchema>;

@@ -37,6 +37,7 @@ function record(): string {
 function judgeModel(req: RecordedRequest) {
   const name = schemaName(req);
   if (name === 'visual_score') return reply.json({ layout: 4, creativeAlignment: 3, overall: 4, rationale: 'plain' });
+  if (name === 'intent_judgement') return reply.json({ questionHits: [true], ias: 4, rationale: 'asked what mattered' }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } });
   const text = lastUserText(req);
   const slot = /\bs2\b/.test(text.split(UNTRUSTED_MARK)[0]!) ? 's2' : 's1';
   if (!/step 1: scroll/.test(text) && name === 'judge_step') return reply.json({ thought: 'look further down', action: { kind: 'scroll', direction: 'down' } });
@@ -73,12 +74,12 @@ test('a Playwright run judged by the LLM-SoM judge: judge actions are steps, lab
   const run = await playwright(['--project=p-min', '--workers=1', '--reporter=./test/fixtures/steps-reporter.ts,./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'test-results')], {
     IWB_DATASET: dataset,
     IWB_AGENT: 'command:node examples/echo-agent.mjs',
-    ECHO_AGENT_NO_QUESTION: '1',
     IWB_RUN_DIR: path.join(tmp, 'runs'),
     IWB_REPORT_DIR: path.join(tmp, 'report'),
     IWB_JUDGE_MODEL: 'fake-judge',
     IWB_JUDGE_BASE_URL: fake.baseURL,
     IWB_JUDGE_API_KEY: 'test-key',
+    IWB_PRICES: JSON.stringify({ 'fake-judge': { promptPerMTok: 1, completionPerMTok: 2 } }),
     STEPS_REPORTER_OUT: stepsOut,
   });
   assert.equal(run.status, 1, `s2 fails, so the run fails:\n${run.output.slice(-3000)}`);
@@ -90,6 +91,12 @@ test('a Playwright run judged by the LLM-SoM judge: judge actions are steps, lab
   assert.equal(c.hallucinated, true);
   assert.equal(c.injectionFlagged, true, 'the page addressed the judge');
   assert.deepEqual(report.injectionFlaggedCases, [c.id]);
+  assert.equal(c.ias, 4, 'IAS from the judge model, once per episode');
+  assert.equal(c.chrLlm, 1);
+  assert.equal(c.questions, 1);
+  assert.equal(fake.requests.filter((r) => schemaName(r) === 'intent_judgement').length, 1, 'the intent judgement is made once, not per slot test');
+  // 4 judge turns, 1 visual score at 10+5 tokens each, and the intent judgement at 1000+100.
+  assert.deepEqual(report.overall.usage.judge, { prompt: 1000 + 5 * 10, completion: 100 + 5 * 5, costUsd: (1050 * 1 + 125 * 2) / 1e6 });
 
   const tests = JSON.parse(await fs.readFile(stepsOut, 'utf8')) as { title: string; steps: string[]; attachments: { name: string; contentType: string; bytes: number }[] }[];
   assert.equal(tests.length, 2);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aggregate, caseResults, groupBy, mean, type SlotRecord } from '../reporters/metrics.js';
+import { aggregate, groupBy, mean } from '../reporters/aggregate.js';
+import { caseResults, type SlotRecord } from '../reporters/metrics.js';
 import { buildReport } from '../reporters/report.js';
 
 let n = 0;
@@ -30,11 +31,13 @@ test('TCR is passed POSITIVE weight over judged POSITIVE weight; NEGATIVE slots 
 test('unjudged and errored slots are left out of TCR, HR and SR and counted apart', () => {
   const [c] = caseResults([rec('a_P-MIN', 'pass', 1), rec('a_P-MIN', 'unjudged', 5), rec('a_P-MIN', 'errored', 5), rec('a_P-MIN', 'unjudged', 1, 'NEGATIVE')]);
   assert.equal(c!.tcr, 1);
-  assert.equal(c!.hallucinated, null);
+  assert.equal(c!.hallucinated, false, 'a judged case whose NEGATIVE slot was not judged did not hallucinate');
   assert.equal(c!.sr, true);
   const a = aggregate([c!]);
   assert.deepEqual([a.judgedSlots, a.unjudgedSlots, a.erroredSlots], [1, 2, 1]);
-  assert.equal(a.hr, null);
+  assert.equal(a.hr, 0);
+  const [nothing] = caseResults([rec('b_P-MIN', 'errored', 1), rec('b_P-MIN', 'unjudged', 1, 'NEGATIVE')]);
+  assert.deepEqual([nothing!.tcr, nothing!.hallucinated, nothing!.sr], [null, null, null], 'a case with nothing judged has no TCR, HR or SR');
 });
 
 test('HR is the share of cases with a failed NEGATIVE slot; aggregates are means over cases', () => {
@@ -82,5 +85,5 @@ test('the report does not depend on the order records arrive in (shards merge in
   const y = buildReport([...records].reverse(), meta);
   assert.deepEqual(x, y);
   assert.equal(x.cases.length, 3);
-  assert.equal(x.overall.hr, 1);
+  assert.equal(x.overall.hr, 1 / 3);
 });

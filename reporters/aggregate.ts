@@ -1,0 +1,104 @@
+import type { PriceTable } from '../llm/usage.js';
+import type { CaseResult } from './metrics.js';
+import { METRIC_KEYS, type Aggregate, type MetricKey } from './report-schema.js';
+import { bootstrapMeans, DEFAULT_BOOTSTRAP, seedOf, type BootstrapOptions } from './stats.js';
+
+export type { Aggregate } from './report-schema.js';
+
+const rate = (b: boolean | null): number | null => (b === null ? null : b ? 1 : 0);
+
+/**
+ * Each aggregate metric is the mean, over the cases where it is defined, of one per-case value. This
+ * table is the one place that says which value: the README's definitions follow it.
+ */
+export const CASE_VALUE: Record<MetricKey, (c: CaseResult) => number | null> = {
+  tcr: (c) => c.tcr,
+  tcrRaw: (c) => c.tcrRaw,
+  tcrUniform: (c) => c.tcrUniform,
+  tcrCTech: (c) => c.tcrCTech,
+  hr: (c) => rate(c.hallucinated),
+  sr: (c) => rate(c.sr),
+  chr: (c) => c.chr,
+  chrLlm: (c) => c.chrLlm,
+  ias: (c) => c.ias,
+  vci: (c) => c.vci,
+  pcr: (c) => rate(c.questionBeforeCode),
+  blindRate: (c) => rate(c.blind),
+  vbr: (c) => rate(c.visualBug),
+  submitRate: (c) => rate(c.submitted),
+  linesOfCode: (c) => c.linesOfCode,
+  steps: (c) => c.steps,
+};
+
+export interface AggregateOptions {
+  prices?: PriceTable;
+  bootstrap?: BootstrapOptions;
+  /** Names the group, so each group's resampling has its own stable seed. */
+  group?: string;
+}
+
+export function aggregate(cases: readonly CaseResult[], opts: AggregateOptions = {}): Aggregate {
+  const boot = opts.bootstrap ?? DEFAULT_BOOTSTRAP;
+  // The resampling unit is the case: its trials under --repeat-each move together.
+  const clusterIds = [...new Set(cases.map((c) => c.id))];
+  const index = new Map(clusterIds.map((id, i) => [id, i]));
+  const values = METRIC_KEYS.map((k) => {
+    const perCluster: (number | null)[][] = clusterIds.map(() => []);
+    for (const c of cases) perCluster[index.get(c.id)!]!.push(CASE_VALUE[k](c));
+    return perCluster;
+  });
+  const intervals = bootstrapMeans(values, clusterIds.length, { ...boot, seed: seedOf(opts.group ?? 'overall', boot.seed) });
+  const slots = cases.flatMap((c) => c.slots);
+  const metric = {} as Record<MetricKey, number | null>;
+  const ci = {} as Record<MetricKey, [number, number] | null>;
+  const n = {} as Record<MetricKey, number>;
+  METRIC_KEYS.forEach((k, i) => {
+    const defined = cases.map(CASE_VALUE[k]).filter((v): v is number => v !== null);
+    metric[k] = defined.length ? defined.reduce((a, b) => a + b, 0) / defined.length : null;
+    ci[k] = intervals[i]!;
+    n[k] = defined.length;
+  });
+  const usage = usageByRole(cases, opts.prices ?? {});
+  const costs = Object.values(usage).map((u) => u.costUsd);
+  return {
+    ...metric,
+    ci,
+    n,
+    cases: cases.length,
+    blindCases: cases.filter((c) => c.blind === true).length,
+    judgedSlots: slots.filter((s) => s.status === 'pass' || s.status === 'fail').length,
+    unjudgedSlots: slots.filter((s) => s.status === 'unjudged').length,
+    erroredSlots: slots.filter((s) => s.status === 'errored').length,
+    erroredCases: cases.filter((c) => c.episodeStatus === 'errored').length,
+    usage,
+    costUsd: costs.some((c) => c === null) ? null : costs.reduce<number>((a, b) => a + (b ?? 0), 0),
+  };
+}
+
+/** Tokens per role; a role's cost is unknown (null) as soon as one model it used has no price. */
+export function usageByRole(cases: readonly CaseResult[], prices: PriceTable): Aggregate['usage'] {
+  const out: Aggregate['usage'] = {};
+  for (const e of cases.flatMap((c) => c.usage)) {
+    const r = (out[e.role] ??= { prompt: 0, completion: 0, costUsd: 0 });
+    r.prompt += e.prompt;
+    r.completion += e.completion;
+    const p = prices[e.model];
+    r.costUsd = r.costUsd === null || !p ? null : r.costUsd + (e.prompt * p.promptPerMTok + e.completion * p.completionPerMTok) / 1e6;
+  }
+  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]!]));
+}
+
+/** Aggregates per value of a key, keys in sorted order so reports are stable under sharding. */
+export function groupBy(cases: readonly CaseResult[], key: (c: CaseResult) => string, opts: AggregateOptions = {}): Record<string, Aggregate> {
+  const groups = new Map<string, CaseResult[]>();
+  for (const c of cases) {
+    const k = key(c);
+    groups.set(k, [...(groups.get(k) ?? []), c]);
+  }
+  return Object.fromEntries([...groups.keys()].sort().map((k) => [k, aggregate(groups.get(k)!, { ...opts, group: `${opts.group ?? ''}/${k}` })]));
+}
+
+export function mean(values: readonly (number | null)[]): number | null {
+  const defined = values.filter((v): v is number => v !== null);
+  return defined.length === 0 ? null : defined.reduce((a, b) => a + b, 0) / defined.length;
+}

@@ -1,0 +1,126 @@
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import { DifficultySchema, PersonaSchema } from '../slots/schema.js';
+import { UsageEntrySchema } from './protocol.js';
+
+/**
+ * The report.json contract, version 2. Every figure is defined in reporters/metrics.ts (per case) or
+ * reporters/aggregate.ts (over cases); this file only says their shape, so `iwb compare`, the HTML
+ * summary and a researcher's notebook read a report the way the reporter wrote it.
+ */
+
+const rate = z.number().nullable();
+const interval = z.tuple([z.number(), z.number()]).nullable();
+
+export const SlotStatusSchema = z.enum(['pass', 'fail', 'errored', 'unjudged']);
+
+export const CaseResultSchema = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  persona: PersonaSchema,
+  difficulty: DifficultySchema,
+  agent: z.string(),
+  /** 0 for the first run of a case; 1.. under `--repeat-each`. */
+  trial: z.number().int().min(0),
+  tcr: rate,
+  tcrRaw: rate,
+  tcrUniform: rate,
+  tcrCTech: rate,
+  hallucinated: z.boolean().nullable(),
+  sr: z.boolean().nullable(),
+  chr: rate,
+  chrLlm: rate,
+  ias: rate,
+  vci: rate,
+  questionBeforeCode: z.boolean().nullable(),
+  blind: z.boolean().nullable(),
+  linesOfCode: z.number().nullable(),
+  steps: z.number().nullable(),
+  questions: z.number().nullable(),
+  submitted: z.boolean().nullable(),
+  episodeStatus: z.enum(['submitted', 'step-cap', 'errored', 'unknown']),
+  episodeCached: z.boolean().nullable(),
+  injectionFlagged: z.boolean(),
+  visualBug: z.boolean().nullable(),
+  visualFindings: z.array(z.string()),
+  usage: z.array(UsageEntrySchema),
+  slots: z.array(z.object({ id: z.string(), status: SlotStatusSchema, weight: z.number(), cTech: z.number(), assertionType: z.enum(['POSITIVE', 'NEGATIVE']) })),
+});
+export type CaseResult = z.infer<typeof CaseResultSchema>;
+
+/** The metrics an aggregate carries as means over cases, each with a bootstrap interval. */
+export const METRIC_KEYS = ['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrLlm', 'ias', 'vci', 'pcr', 'blindRate', 'vbr', 'submitRate', 'linesOfCode', 'steps'] as const;
+export type MetricKey = (typeof METRIC_KEYS)[number];
+
+const RoleCostSchema = z.object({ prompt: z.number(), completion: z.number(), costUsd: z.number().nullable() });
+
+export const AggregateSchema = z.object({
+  ...Object.fromEntries(METRIC_KEYS.map((k) => [k, rate])) as Record<MetricKey, typeof rate>,
+  /** 95% percentile bootstrap interval per metric, resampling cases (all trials of a case together). */
+  ci: z.object(Object.fromEntries(METRIC_KEYS.map((k) => [k, interval])) as Record<MetricKey, typeof interval>),
+  /** How many cases each metric was defined on (a metric is null on a case it does not apply to). */
+  n: z.object(Object.fromEntries(METRIC_KEYS.map((k) => [k, z.number()])) as Record<MetricKey, z.ZodNumber>),
+  cases: z.number(),
+  blindCases: z.number(),
+  judgedSlots: z.number(),
+  unjudgedSlots: z.number(),
+  erroredSlots: z.number(),
+  erroredCases: z.number(),
+  /** Tokens and cost per model role; costUsd is null when a model it used has no price (IWB_PRICES). */
+  usage: z.record(z.string(), RoleCostSchema),
+  costUsd: z.number().nullable(),
+});
+export type Aggregate = z.infer<typeof AggregateSchema>;
+
+export const WeightingSchema = z.enum(['paper', 'uniform', 'cTech']);
+export type Weighting = z.infer<typeof WeightingSchema>;
+
+export const ReportSchema = z.object({
+  schemaVersion: z.literal(2),
+  meta: z.object({
+    startedAt: z.string(),
+    durationMs: z.number(),
+    dataset: z.string(),
+    agents: z.array(z.string()),
+    playwrightStatus: z.string(),
+    bootstrap: z.object({ resamples: z.number(), seed: z.number(), level: z.number() }),
+  }),
+  overall: AggregateSchema,
+  byPersona: z.record(z.string(), AggregateSchema),
+  byDifficulty: z.record(z.string(), AggregateSchema),
+  byPersonaDifficulty: z.record(z.string(), AggregateSchema),
+  byAgent: z.record(z.string(), AggregateSchema),
+  byAgentPersona: z.record(z.string(), AggregateSchema),
+  byAgentDifficulty: z.record(z.string(), AggregateSchema),
+  /** pass^k over trials (tau-bench): per agent, k = 1..fewest trials any of its cases has. */
+  passK: z.record(z.string(), z.record(z.string(), z.number())),
+  weightSensitivity: z.object({
+    /** TCR per agent under each weighting. */
+    tcr: z.record(z.string(), z.record(WeightingSchema, rate)),
+    /** Kendall tau-b between the agent rankings of the paper's weights and each other weighting; null under 2 agents. */
+    kendallTau: z.object({ uniform: z.number().nullable(), cTech: z.number().nullable() }),
+  }),
+  episodes: z.object({ total: z.number(), ranThisRun: z.number(), fromCache: z.number(), byStatus: z.record(z.string(), z.number()) }),
+  injectionFlaggedCases: z.array(z.string()),
+  cases: z.array(CaseResultSchema),
+});
+export type Report = z.infer<typeof ReportSchema>;
+
+/** Reads a report back, with an error that names the file and the first field that does not fit. */
+export async function readReport(file: string): Promise<Report> {
+  const text = await fs.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new Error(`${file}: cannot read the report (${e.code ?? e.message})`);
+  });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = ReportSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${file}: field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}

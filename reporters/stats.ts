@@ -1,0 +1,113 @@
+/**
+ * The statistics behind the report's intervals and rankings. Pure and seeded: the same cases give the
+ * same intervals on every machine and in every shard merge.
+ */
+
+/** mulberry32: small, fast and good enough for resampling indices. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A stable 32-bit seed from a string (FNV-1a), so each group's resampling is its own but reproducible. */
+export function seedOf(text: string, base = 0): number {
+  let h = 0x811c9dc5 ^ base;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+export interface BootstrapOptions {
+  resamples: number;
+  seed: number;
+  /** Two-sided coverage, e.g. 0.95. */
+  level: number;
+}
+
+export const DEFAULT_BOOTSTRAP: BootstrapOptions = { resamples: 1000, seed: 20261202, level: 0.95 };
+
+/**
+ * Percentile bootstrap intervals of several means at once. `clusters` are the resampling units (a case
+ * with all its trials); `values[m][c]` lists metric m's values on cluster c (null where it does not
+ * apply). A resample that leaves a metric with no value is skipped for that metric; an interval needs
+ * at least one defined value, else it is null.
+ */
+export function bootstrapMeans(values: readonly (readonly (readonly (number | null)[])[])[], clusters: number, opts: BootstrapOptions): ([number, number] | null)[] {
+  const next = rng(opts.seed);
+  const draws: number[][] = values.map(() => []);
+  const pick = new Int32Array(clusters);
+  for (let b = 0; b < opts.resamples && clusters > 0; b++) {
+    for (let i = 0; i < clusters; i++) pick[i] = Math.floor(next() * clusters);
+    values.forEach((metric, m) => {
+      let total = 0;
+      let n = 0;
+      for (let i = 0; i < clusters; i++) {
+        for (const v of metric[pick[i]!]!) {
+          if (v !== null) {
+            total += v;
+            n++;
+          }
+        }
+      }
+      if (n > 0) draws[m]!.push(total / n);
+    });
+  }
+  return draws.map((d) => {
+    if (d.length === 0) return null;
+    d.sort((a, b) => a - b);
+    const tail = (1 - opts.level) / 2;
+    return [quantile(d, tail), quantile(d, 1 - tail)];
+  });
+}
+
+/** Linear-interpolated quantile of sorted values. */
+export function quantile(sorted: readonly number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+function choose(n: number, k: number): number {
+  if (k < 0 || k > n) return 0;
+  let r = 1;
+  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
+  return r;
+}
+
+/**
+ * pass^k as tau-bench defines it: for each task with n trials of which c succeeded, C(c, k) / C(n, k),
+ * the chance that k trials drawn without replacement all succeed; averaged over tasks.
+ */
+export function passHatK(trials: readonly { n: number; successes: number }[], k: number): number | null {
+  const usable = trials.filter((t) => t.n >= k);
+  if (usable.length === 0 || k < 1) return null;
+  return usable.reduce((a, t) => a + choose(t.successes, k) / choose(t.n, k), 0) / usable.length;
+}
+
+/** Kendall's tau-b between two scorings of the same items (ties handled); null with fewer than 2 items. */
+export function kendallTauB(x: readonly number[], y: readonly number[]): number | null {
+  if (x.length !== y.length) throw new Error(`kendallTauB: ${x.length} scores against ${y.length}`);
+  let concordant = 0;
+  let discordant = 0;
+  let tiesX = 0;
+  let tiesY = 0;
+  for (let i = 0; i < x.length; i++) {
+    for (let j = i + 1; j < x.length; j++) {
+      const dx = Math.sign(x[i]! - x[j]!);
+      const dy = Math.sign(y[i]! - y[j]!);
+      if (dx === 0 && dy === 0) continue;
+      if (dx === 0) tiesX++;
+      else if (dy === 0) tiesY++;
+      else if (dx === dy) concordant++;
+      else discordant++;
+    }
+  }
+  const denom = Math.sqrt((concordant + discordant + tiesX) * (concordant + discordant + tiesY));
+  return x.length < 2 || denom === 0 ? null : (concordant - discordant) / denom;
+}
