@@ -11,7 +11,7 @@ import { newNonce, untrustedBlock } from './prompt.js';
 const SYSTEM = readFileSync(fileURLToPath(new URL('./prompts/intent.md', import.meta.url)), 'utf8').trim();
 
 export const IntentReplySchema = z.object({
-  questionHits: z.array(z.boolean()),
+  slotHits: z.array(z.object({ slot: z.string(), hit: z.boolean() })),
   ias: z.number().int().min(1).max(5),
   rationale: z.string().max(1500),
 });
@@ -20,8 +20,8 @@ const FILE_EXCERPT = 6000;
 
 /**
  * The trajectory-level judgement a judge model gives once per episode: IAS, and the LLM-judged variant of
- * CHR (the retrieval-based CHR needs no model). A reply that never matches its schema, or a question count
- * the model got wrong, is recorded as an error, so the case has no IAS rather than a made-up one.
+ * CHR (the retrieval-based CHR needs no model). A reply that never matches its schema, or one that skips a
+ * slot, is recorded as an error, so the case has no such figure rather than a made-up one.
  */
 export async function judgeIntent(client: ModelClient, c: Case, t: Trajectory, siteFiles: { path: string; content: string }[]): Promise<IntentAnnotation> {
   const turns = t.steps.filter((s) => s.action === 'clarify' && s.userTurn).map((s) => s.userTurn!);
@@ -29,6 +29,7 @@ export async function judgeIntent(client: ModelClient, c: Case, t: Trajectory, s
   const trusted = [
     `True intent (gold instruction):\n${c.task.goldInstruction}`,
     `Degraded request the agent saw:\n${c.instruction}`,
+    `Requirements (slots) of the true intent:\n${c.slots.map((s) => `- ${s.id} [${s.assertionType}] ${s.targetComponent}: ${s.expectedResult}`).join('\n')}`,
     `Episode: ${t.status}, ${t.steps.length} steps (${Object.entries(t.counts).map(([k, v]) => `${k} ${v}`).join(', ')}); ${turns.length} question(s).`,
   ].join('\n\n');
   const untrusted = [
@@ -44,9 +45,10 @@ export async function judgeIntent(client: ModelClient, c: Case, t: Trajectory, s
     'intent_judgement',
   );
   const base = { model: client.model, tokens: { prompt: res.usage.prompt, completion: res.usage.completion } };
-  if (!res.ok) return { ...base, ias: null, questionHits: [], error: describeError(res.error) };
-  if (res.value.questionHits.length !== turns.length) {
-    return { ...base, ias: res.value.ias, questionHits: [], error: `the judge gave ${res.value.questionHits.length} question verdicts for ${turns.length} questions` };
-  }
-  return { ...base, ias: res.value.ias, questionHits: res.value.questionHits };
+  if (!res.ok) return { ...base, ias: null, hitSlots: [], error: describeError(res.error) };
+  const judged = new Set(res.value.slotHits.map((h) => h.slot));
+  const missing = c.slots.filter((s) => !judged.has(s.id)).map((s) => s.id);
+  if (missing.length > 0) return { ...base, ias: res.value.ias, hitSlots: [], error: `the judge said nothing of slot(s) ${missing.join(', ')}` };
+  const known = new Set(c.slots.map((s) => s.id));
+  return { ...base, ias: res.value.ias, hitSlots: res.value.slotHits.filter((h) => h.hit && known.has(h.slot)).map((h) => h.slot) };
 }

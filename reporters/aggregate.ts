@@ -19,6 +19,7 @@ export const CASE_VALUE: Record<MetricKey, (c: CaseResult) => number | null> = {
   hr: (c) => rate(c.hallucinated),
   sr: (c) => rate(c.sr),
   chr: (c) => c.chr,
+  chrDegraded: (c) => c.chrDegraded,
   chrLlm: (c) => c.chrLlm,
   ias: (c) => c.ias,
   vci: (c) => c.vci,

@@ -1,6 +1,6 @@
 import type { Aggregate, MetricKey, Report } from './report-schema.js';
 
-const PERCENT: ReadonlySet<MetricKey> = new Set(['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrLlm', 'pcr', 'blindRate', 'vbr', 'submitRate']);
+const PERCENT: ReadonlySet<MetricKey> = new Set(['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrDegraded', 'chrLlm', 'pcr', 'blindRate', 'vbr', 'submitRate']);
 
 /** A metric as the tables print it: shares in percent, the rest with two decimals; — when undefined. */
 export function fmt(a: Aggregate, k: MetricKey, withCi = false): string {
@@ -67,7 +67,7 @@ export function formatMarkdown(r: Report): string {
   const cell = (group: Record<string, Aggregate>, key: string, k: MetricKey) => (group[key] ? fmt(group[key]!, k, true) : '—');
   const all: { key: MetricKey; title: string }[] = [
     { key: 'tcr', title: 'TCR %' }, { key: 'tcrRaw', title: 'raw TCR %' }, { key: 'hr', title: 'HR %' }, { key: 'sr', title: 'SR %' },
-    { key: 'chr', title: 'CHR %' }, { key: 'chrLlm', title: 'CHR (LLM) %' }, { key: 'ias', title: 'IAS' }, { key: 'vci', title: 'VCI' },
+    { key: 'chr', title: 'CHR %' }, { key: 'chrDegraded', title: 'CHR-deg %' }, { key: 'chrLlm', title: 'CHR (LLM) %' }, { key: 'ias', title: 'IAS' }, { key: 'vci', title: 'VCI' },
     { key: 'pcr', title: 'PCR %' }, { key: 'blindRate', title: 'blind %' }, { key: 'vbr', title: 'VBR %' }, { key: 'submitRate', title: 'submit %' },
     { key: 'linesOfCode', title: 'LOC' }, { key: 'steps', title: 'steps' },
   ];

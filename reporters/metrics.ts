@@ -41,14 +41,14 @@ export function weightedPassRate(slots: readonly SlotRecord[], weight: (s: SlotR
 }
 
 /**
- * CHR from the simulated user's retrieval record: the share of the agent's questions that retrieved a
- * slot the persona degraded (left out, blurred or contradicted). When the dataset does not record the
- * degradation, every slot counts as hidden, since the agent sees only the degraded instruction.
+ * CHR from the simulated user's retrieval record, as the paper counts it: the share of the given slots that
+ * some question hit (retrieved). Over all of a case's slots it is CHR; over the slots the persona degraded
+ * (left out, blurred, contradicted) it is the sharper CHR-degraded. Null when nothing was asked.
  */
-export function clarificationHitRate(questions: readonly { retrieved: readonly string[] }[], degraded: readonly string[] | null): number | null {
-  if (questions.length === 0) return null;
-  const hits = questions.filter((q) => (degraded === null ? q.retrieved.length > 0 : q.retrieved.some((id) => degraded.includes(id))));
-  return hits.length / questions.length;
+export function clarificationHitRate(questions: readonly { retrieved: readonly string[] }[], slots: readonly string[]): number | null {
+  if (questions.length === 0 || slots.length === 0) return null;
+  const hit = new Set(questions.flatMap((q) => q.retrieved));
+  return slots.filter((id) => hit.has(id)).length / slots.length;
 }
 
 /** VCI: verify steps per implement step; null when the agent never implemented. */
@@ -83,8 +83,9 @@ export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
     // A case hallucinated when a judged NEGATIVE slot failed; a judged case without one did not.
     hallucinated: judgedAll.length === 0 ? null : negatives.some((s) => s.status === 'fail'),
     sr: judgedAll.length > 0 ? judgedAll.every((s) => s.status === 'pass') : null,
-    chr: episode ? clarificationHitRate(episode.questions, episode.degraded) : null,
-    chrLlm: intent && intent.questionHits.length > 0 ? intent.questionHits.filter(Boolean).length / intent.questionHits.length : null,
+    chr: episode ? clarificationHitRate(episode.questions, slots.map((s) => s.slotId)) : null,
+    chrDegraded: episode?.degraded ? clarificationHitRate(episode.questions, episode.degraded) : null,
+    chrLlm: intent && episode && episode.questions.length > 0 ? intent.hitSlots.filter((id) => slots.some((s) => s.slotId === id)).length / slots.length : null,
     ias: intent?.ias ?? null,
     vci: episode ? verifyCoverage(episode.counts) : null,
     questionBeforeCode: episode ? episode.questionBeforeCode : null,

@@ -49,11 +49,11 @@ export const UsageEntrySchema = z.object({
 });
 export type UsageEntry = z.infer<typeof UsageEntrySchema>;
 
-/** The judge model's reading of a whole trajectory: intent alignment (1-5) and which questions hit. */
+/** The judge model's reading of a whole trajectory: intent alignment (1-5) and which slots the questions hit. */
 export const IntentAnnotationSchema = z.object({
   ias: z.number().min(1).max(5).nullable(),
-  /** Per clarify question, in order: did it ask for something the instruction left out, blurred or contradicted. */
-  questionHits: z.array(z.boolean()),
+  /** The slots the judge model says some question hit (the paper's CHR judgement). */
+  hitSlots: z.array(z.string()),
   model: z.string(),
   tokens: z.object({ prompt: z.number(), completion: z.number() }),
   error: z.string().optional(),

@@ -29,6 +29,7 @@ export const CaseResultSchema = z.object({
   hallucinated: z.boolean().nullable(),
   sr: z.boolean().nullable(),
   chr: rate,
+  chrDegraded: rate,
   chrLlm: rate,
   ias: rate,
   vci: rate,
@@ -49,7 +50,7 @@ export const CaseResultSchema = z.object({
 export type CaseResult = z.infer<typeof CaseResultSchema>;
 
 /** The metrics an aggregate carries as means over cases, each with a bootstrap interval. */
-export const METRIC_KEYS = ['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrLlm', 'ias', 'vci', 'pcr', 'blindRate', 'vbr', 'submitRate', 'linesOfCode', 'steps'] as const;
+export const METRIC_KEYS = ['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrDegraded', 'chrLlm', 'ias', 'vci', 'pcr', 'blindRate', 'vbr', 'submitRate', 'linesOfCode', 'steps'] as const;
 export type MetricKey = (typeof METRIC_KEYS)[number];
 
 const RoleCostSchema = z.object({ prompt: z.number(), completion: z.number(), costUsd: z.number().nullable() });

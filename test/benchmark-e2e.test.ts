@@ -66,3 +66,16 @@ test('end to end: the null agent scores TCR 0; --grep @hard selects only hard ca
   assert.ok(hard.report.cases.length > 0);
   assert.ok(hard.report.cases.every((c) => c.difficulty === 'hard'));
 });
+
+test('end to end: --repeat-each runs an episode per trial and the report gives pass^k over them', async () => {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-e2e-repeat-'));
+  const env = { IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: path.join(tmp, 'report'), IWB_AGENT: 'reference' };
+  const run = await bench(env, ['--project=p-min', '--grep', '@task-tip-calculator', '--repeat-each', '2']);
+  assert.equal(run.status, 0, run.stdout.slice(-3000));
+  const r = run.report;
+  assert.deepEqual(r.cases.map((c) => [c.id, c.trial]), [['tip-calculator_P-MIN', 0], ['tip-calculator_P-MIN', 1]]);
+  assert.equal(r.episodes.ranThisRun, 2, 'each trial is its own episode');
+  assert.deepEqual(r.passK.reference, { 1: 1, 2: 1 });
+  const dirs = await fs.readdir(path.join(tmp, 'runs', (await fs.readdir(path.join(tmp, 'runs')))[0]!));
+  assert.ok(dirs.includes('tip-calculator_P-MIN') && dirs.includes('tip-calculator_P-MIN~trial-1'), dirs.join(', '));
+});

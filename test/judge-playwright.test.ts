@@ -37,7 +37,7 @@ function record(): string {
 function judgeModel(req: RecordedRequest) {
   const name = schemaName(req);
   if (name === 'visual_score') return reply.json({ layout: 4, creativeAlignment: 3, overall: 4, rationale: 'plain' });
-  if (name === 'intent_judgement') return reply.json({ questionHits: [true], ias: 4, rationale: 'asked what mattered' }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } });
+  if (name === 'intent_judgement') return reply.json({ slotHits: [{ slot: 's1', hit: true }, { slot: 's2', hit: false }], ias: 4, rationale: 'asked what mattered' }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } });
   const text = lastUserText(req);
   const slot = /\bs2\b/.test(text.split(UNTRUSTED_MARK)[0]!) ? 's2' : 's1';
   if (!/step 1: scroll/.test(text) && name === 'judge_step') return reply.json({ thought: 'look further down', action: { kind: 'scroll', direction: 'down' } });
@@ -92,7 +92,7 @@ test('a Playwright run judged by the LLM-SoM judge: judge actions are steps, lab
   assert.equal(c.injectionFlagged, true, 'the page addressed the judge');
   assert.deepEqual(report.injectionFlaggedCases, [c.id]);
   assert.equal(c.ias, 4, 'IAS from the judge model, once per episode');
-  assert.equal(c.chrLlm, 1);
+  assert.equal(c.chrLlm, 1 / 2, 'one of the two slots was hit');
   assert.equal(c.questions, 1);
   assert.equal(fake.requests.filter((r) => schemaName(r) === 'intent_judgement').length, 1, 'the intent judgement is made once, not per slot test');
   // 4 judge turns, 1 visual score at 10+5 tokens each, and the intent judgement at 1000+100.

@@ -49,20 +49,22 @@ test('raw TCR counts NEGATIVE slots too; uniform and c_tech-only weightings re-w
   assert.equal(c!.tcrCTech, 3 / 6);
 });
 
-test('CHR: questions that retrieved a degraded slot; every slot counts as hidden when the dataset records no degradation', () => {
-  assert.equal(clarificationHitRate([{ retrieved: ['s1'] }, { retrieved: ['s3'] }, { retrieved: [] }], ['s1', 's2']), 1 / 3);
-  assert.equal(clarificationHitRate([{ retrieved: ['s3'] }, { retrieved: [] }], null), 1 / 2);
+test('CHR: the share of slots some question retrieved, over all slots or over the degraded ones; undefined when nothing was asked', () => {
+  const questions = [{ retrieved: ['s1'] }, { retrieved: ['s3', 's1'] }, { retrieved: [] }];
+  assert.equal(clarificationHitRate(questions, ['s1', 's2', 's3', 's4']), 2 / 4);
+  assert.equal(clarificationHitRate(questions, ['s1', 's2']), 1 / 2);
   assert.equal(clarificationHitRate([], ['s1']), null, 'no question, no CHR');
 });
 
 test('episode metrics: CHR, VCI, PCR, blind execution, submit rate, LOC and steps, per case and as means', () => {
   const blind = episode({ agent: 'a1', counts: { clarify: 0, implement: 1, verify: 0, submit: 0, invalid: 0 }, questions: [], questionBeforeCode: false, status: 'step-cap', steps: 15, linesOfCode: 40 });
-  const cases = caseResults([rec('a_P-MIN', 'pass', { episode: episode() }), rec('b_P-MIN', 'fail', { episode: blind })]);
+  const ids = ['s1', 's2', 's3', 's4', 's5'];
+  const cases = caseResults([...ids.map((slotId) => rec('a_P-MIN', 'pass', { slotId, episode: episode() })), rec('b_P-MIN', 'fail', { episode: blind })]);
   const [a, b] = cases;
-  assert.deepEqual([a!.chr, a!.vci, a!.questionBeforeCode, a!.blind, a!.submitted], [0.5, 0.5, true, false, true]);
-  assert.deepEqual([b!.chr, b!.vci, b!.questionBeforeCode, b!.blind, b!.submitted], [null, 0, false, true, false]);
+  assert.deepEqual([a!.chr, a!.chrDegraded, a!.vci, a!.questionBeforeCode, a!.blind, a!.submitted], [2 / 5, 1 / 2, 0.5, true, false, true]);
+  assert.deepEqual([b!.chr, b!.chrDegraded, b!.vci, b!.questionBeforeCode, b!.blind, b!.submitted], [null, null, 0, false, true, false]);
   const agg = aggregate(cases);
-  assert.equal(agg.chr, 0.5, 'CHR is averaged over cases that asked');
+  assert.equal(agg.chr, 2 / 5, 'CHR is averaged over cases that asked');
   assert.equal(agg.n.chr, 1);
   assert.equal(agg.vci, 0.25);
   assert.equal(agg.pcr, 0.5);
@@ -74,10 +76,10 @@ test('episode metrics: CHR, VCI, PCR, blind execution, submit rate, LOC and step
 });
 
 test('IAS and the LLM-judged CHR come from the intent judgement; an errored judgement gives neither', () => {
-  const intent = { ias: 4, questionHits: [true, false, true, true], model: 'j', tokens: { prompt: 10, completion: 2 } };
+  const intent = { ias: 4, hitSlots: ['x1', 'x3', 'x4'], model: 'j', tokens: { prompt: 10, completion: 2 } };
   const [ok, bad] = caseResults([
-    rec('a_P-MIN', 'pass', { episode: episode({ intent }) }),
-    rec('b_P-MIN', 'pass', { episode: episode({ intent: { ...intent, ias: null, questionHits: [], error: 'schema error' } }) }),
+    ...['x1', 'x2', 'x3', 'x4'].map((slotId) => rec('a_P-MIN', 'pass', { slotId, episode: episode({ intent }) })),
+    rec('b_P-MIN', 'pass', { episode: episode({ intent: { ...intent, ias: null, hitSlots: [], error: 'schema error' } }) }),
   ]);
   assert.deepEqual([ok!.ias, ok!.chrLlm], [4, 0.75]);
   assert.deepEqual([bad!.ias, bad!.chrLlm], [null, null]);
@@ -85,7 +87,7 @@ test('IAS and the LLM-judged CHR come from the intent judgement; an errored judg
 
 test('tokens and cost per role: episode, intent judgement and verdicts are summed and priced; an unpriced model makes the cost unknown', () => {
   const usage = [{ role: 'agent' as const, model: 'm-agent', prompt: 1_000_000, completion: 500_000 }, { role: 'user' as const, model: 'm-user', prompt: 2000, completion: 0 }];
-  const ep = episode({ usage, intent: { ias: 3, questionHits: [true, true], model: 'm-judge', tokens: { prompt: 100, completion: 0 } } });
+  const ep = episode({ usage, intent: { ias: 3, hitSlots: [], model: 'm-judge', tokens: { prompt: 100, completion: 0 } } });
   const cases = caseResults([
     rec('a_P-MIN', 'pass', { episode: ep, judgeUsage: { role: 'judge', model: 'm-judge', prompt: 900, completion: 0 } }),
     rec('a_P-MIN', 'pass', { episode: ep, judgeUsage: { role: 'judge', model: 'm-judge', prompt: 1000, completion: 1000 } }),
