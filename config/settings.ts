@@ -25,6 +25,7 @@ const SettingsSchema = z.object({
   chromium: z.string().default(defaultChromium),
   stepCapOverride: z.coerce.number().int().positive().optional(),
   prices: z.string().optional(),
+  agentStepTimeoutMs: z.coerce.number().int().positive().optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -36,6 +37,7 @@ const VARIABLES: Record<keyof Settings, string> = {
   chromium: 'IWB_CHROMIUM',
   stepCapOverride: 'IWB_STEP_CAP',
   prices: 'IWB_PRICES',
+  agentStepTimeoutMs: 'IWB_AGENT_STEP_TIMEOUT_MS',
 };
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { CHROMIUM_CANDIDATES, readSettings } from '../config/settings.js';
+import { loadPriceTable } from '../llm/cost.js';
+
+test('settings: defaults, typed values, and a bad value names its variable', () => {
+  const s = readSettings({}, '/w');
+  assert.equal(s.dataset, 'builtin');
+  assert.equal(s.runDir, '/w/.iwb/runs');
+  assert.equal(s.chromium, CHROMIUM_CANDIDATES.find((p) => existsSync(p)) ?? '/usr/bin/chromium', 'the headless shell first, when installed');
+  assert.equal(readSettings({ IWB_AGENT_STEP_TIMEOUT_MS: '2500', IWB_CHROMIUM: '/opt/c' }).agentStepTimeoutMs, 2500);
+  assert.equal(readSettings({ IWB_CHROMIUM: '/opt/c' }).chromium, '/opt/c');
+  assert.throws(() => readSettings({ IWB_AGENT_STEP_TIMEOUT_MS: 'soon' }), /IWB_AGENT_STEP_TIMEOUT_MS/);
+  assert.throws(() => readSettings({ IWB_STEP_CAP: '-3' }), /IWB_STEP_CAP/);
+});
+
+test('price table: inline JSON or a file; errors name the variable or the file and the field', async () => {
+  assert.deepEqual(loadPriceTable(undefined), {});
+  assert.deepEqual(loadPriceTable('{"m": {"promptPerMTok": 1, "completionPerMTok": 2}}'), { m: { promptPerMTok: 1, completionPerMTok: 2 } });
+  assert.throws(() => loadPriceTable('{"m": {"promptPerMTok": "cheap", "completionPerMTok": 2}}'), /IWB_PRICES: field m\.promptPerMTok/);
+  assert.throws(() => loadPriceTable('{nope'), /environment variable IWB_PRICES: cannot read the price table as JSON/);
+  const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-prices-')), 'prices.json');
+  await fs.writeFile(file, JSON.stringify({ m: { promptPerMTok: 1 } }));
+  assert.throws(() => loadPriceTable(file), (e: Error) => e.message.startsWith(file) && /field m\.completionPerMTok/.test(e.message));
+});
