@@ -1,10 +1,20 @@
 import os from 'node:os';
-import { defineConfig } from '@playwright/test';
+import path from 'node:path';
+import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { CHROMIUM_ARGS, readSettings } from './config/settings.js';
 import { PERSONAS } from './slots/schema.js';
 import { personaTag } from './specs/cases.js';
 
 const settings = readSettings();
+
+/**
+ * Allure results only when asked for (`IWB_ALLURE=1`): allure-playwright writes a JSON file and copies every
+ * attachment per test, which a plain run does not need. Sharded runs write them per shard instead
+ * (`--reporter=blob,allure-playwright`) and `allure generate` reads every shard's folder: allure-playwright
+ * 3.12.2 under `merge-reports` reads `config.projects[0]` before merge-reports has any and fails the merge.
+ */
+const allure: ReporterDescription[] =
+  process.env.IWB_ALLURE === '1' ? [['allure-playwright', { resultsDir: path.resolve(process.env.IWB_ALLURE_RESULTS || 'allure-results') }]] : [];
 
 /**
  * The benchmark: one project per persona, each selecting its cases by tag (`--project=p-min`). The
@@ -23,6 +33,7 @@ export default defineConfig({
     [process.env.CI ? 'dot' : 'list'],
     ['html', { open: 'never', outputFolder: 'playwright-report' }],
     ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, dataset: settings.dataset }],
+    ...allure,
   ],
   use: {
     browserName: 'chromium',
