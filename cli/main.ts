@@ -14,6 +14,10 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; help: string }> = 
     run: async () => (await import('./judge.js')).judgeCommand,
     help: 'judge calibrate [--json] [--task id,...]',
   },
+  compare: {
+    run: async () => (await import('./compare.js')).compareCommand,
+    help: 'compare <report.json | dir> [<report.json | dir>...] [--json] [--metric tcr|hr|sr]',
+  },
   personas: {
     run: async () => (await import('./personas.js')).personasCommand,
     help: 'personas mutate <dataset> [--offline --seed N] --out <file> | personas leak-test <dataset> [--json]',

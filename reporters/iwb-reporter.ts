@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { formatMarkdown, formatText } from './format.js';
+import { renderSummary } from './html-summary.js';
 import type { SlotRecord } from './metrics.js';
 import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
 import { buildReport } from './report.js';
@@ -15,6 +16,8 @@ export interface IwbReporterOptions {
   dataset?: string;
   /** IWB_PRICES by default: inline JSON or a JSON file of US dollars per million tokens per model. */
   prices?: string;
+  /** The Playwright HTML report's folder, which gets a copy of summary.html; playwright-report/ by default. */
+  htmlReportDir?: string;
 }
 
 /**
@@ -26,6 +29,7 @@ export default class IwbReporter implements Reporter {
   private readonly outputDir: string;
   private readonly dataset: string;
   private readonly prices: PriceTable;
+  private readonly htmlReportDir: string;
   private total = 0;
   private tokens = { prompt: 0, completion: 0 };
   private lastProgress = 0;
@@ -36,6 +40,8 @@ export default class IwbReporter implements Reporter {
     this.outputDir = path.resolve(options.outputDir ?? readSettings().reportDir);
     this.dataset = options.dataset ?? readSettings().dataset;
     this.prices = loadPriceTable(options.prices ?? readSettings().prices);
+    // The html reporter lets PLAYWRIGHT_HTML_OUTPUT_DIR override its configured folder; so must we, to find it.
+    this.htmlReportDir = path.resolve(process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || options.htmlReportDir || 'playwright-report');
   }
 
   printsToStdio(): boolean {
@@ -92,7 +98,13 @@ export default class IwbReporter implements Reporter {
     await fs.mkdir(this.outputDir, { recursive: true });
     await fs.writeFile(path.join(this.outputDir, 'report.json'), JSON.stringify(report, null, 2));
     await fs.writeFile(path.join(this.outputDir, 'report.md'), formatMarkdown(report));
-    process.stdout.write(`\n${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')}\n`);
+    const summary = path.join(this.outputDir, 'summary.html');
+    await fs.writeFile(summary, renderSummary(report));
+    // Only into a report the html reporter wrote in this run (it ran before us): a folder left by an earlier run is stale.
+    const html = await fs.stat(path.join(this.htmlReportDir, 'index.html')).catch(() => null);
+    const served = html && html.mtimeMs >= this.started - 2000 ? path.join(this.htmlReportDir, 'summary.html') : null;
+    if (served) await fs.copyFile(summary, served);
+    process.stdout.write(`\n${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')} · summary: ${summary}${served ? ` (and ${served})` : ''}\n`);
   }
 }
 

@@ -18,11 +18,14 @@ export interface SlotRecord extends SlotAnnotation {
 
 const judged = (s: { status: string }): boolean => s.status === 'pass' || s.status === 'fail';
 
-/** Groups slot records by case and trial, in first-seen order, and scores each. */
+/**
+ * Groups slot records by agent, case and trial, in first-seen order, and scores each: blobs of several
+ * agents' runs merged into one report keep their cases apart.
+ */
 export function caseResults(records: readonly SlotRecord[]): CaseResult[] {
   const byCase = new Map<string, SlotRecord[]>();
   for (const r of records) {
-    const key = `${r.caseId}\0${r.trial ?? 0}`;
+    const key = `${r.episode?.agent ?? ''}\0${r.caseId}\0${r.trial ?? 0}`;
     const list = byCase.get(key) ?? [];
     list.push(r);
     byCase.set(key, list);

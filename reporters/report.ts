@@ -22,7 +22,11 @@ export interface ReportOptions {
 /** The whole report from slot records: pure, so a merged (sharded) run and a single run agree. */
 export function buildReport(records: readonly SlotRecord[], meta: RunMeta, opts: ReportOptions = {}): Report {
   const sorted = [...records].sort(
-    (a, b) => a.caseId.localeCompare(b.caseId) || (a.trial ?? 0) - (b.trial ?? 0) || a.slotId.localeCompare(b.slotId, undefined, { numeric: true }),
+    (a, b) =>
+      a.caseId.localeCompare(b.caseId) ||
+      (a.episode?.agent ?? '').localeCompare(b.episode?.agent ?? '') ||
+      (a.trial ?? 0) - (b.trial ?? 0) ||
+      a.slotId.localeCompare(b.slotId, undefined, { numeric: true }),
   );
   const cases = caseResults(sorted);
   const bootstrap = opts.bootstrap ?? DEFAULT_BOOTSTRAP;

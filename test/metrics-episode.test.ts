@@ -158,3 +158,12 @@ test('buildReport output satisfies the report.json schema', () => {
   assert.deepEqual(ReportSchema.parse(JSON.parse(JSON.stringify(r))), r);
   assert.equal(ReportSchema.safeParse({ ...r, overall: { ...r.overall, tcr: 'high' } }).success, false);
 });
+
+test('two agents on the same case stay two case results (blobs of several runs merged into one report)', () => {
+  const r = buildReport([
+    rec('t_P-MIN', 'pass', { slotId: 's1', episode: episode({ agent: 'b' }) }),
+    rec('t_P-MIN', 'fail', { slotId: 's1', episode: episode({ agent: 'a' }) }),
+  ], META);
+  assert.deepEqual(r.cases.map((c) => [c.agent, c.tcr]), [['a', 0], ['b', 1]]);
+  assert.deepEqual(Object.keys(r.byAgent), ['a', 'b']);
+});

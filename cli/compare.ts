@@ -1,0 +1,81 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { COMPARE_METRICS, compareRuns, type CompareMetric, type Comparison, type LeaderboardRow, type RunInput } from '../reporters/compare.js';
+import { readReport } from '../reporters/report-schema.js';
+import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
+import { parseArgs, UsageError, type CliIo } from './io.js';
+
+const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr]';
+
+/**
+ * `iwb compare`: a leaderboard over runs, with the neighbours the data cannot tell apart marked. Exit 2
+ * when a report does not read, naming the file and the field, so a stale or hand-edited report is never
+ * ranked on half its figures.
+ */
+export async function compareCommand(args: string[], io: CliIo): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['metric']);
+  if (positional.length === 0) throw new UsageError(USAGE);
+  const metric = String(flags.get('metric') ?? 'tcr');
+  if (!isMetric(metric)) throw new UsageError(`--metric must be one of ${COMPARE_METRICS.join(', ')}\n${USAGE}`);
+  const runs: RunInput[] = [];
+  for (const given of positional) {
+    // A report folder (iwb-report/) is as good as its report.json: that is what a run leaves behind.
+    const file = (await fs.stat(given).catch(() => null))?.isDirectory() ? path.join(given, 'report.json') : given;
+    try {
+      runs.push({ file, report: await readReport(file) });
+    } catch (e) {
+      io.err(`iwb compare: ${(e as Error).message}`);
+      return 2;
+    }
+  }
+  const result = compareRuns(runs, { metric });
+  io.out(flags.has('json') ? JSON.stringify(result, null, 2) : describe(result, runs.length));
+  return 0;
+}
+
+const isMetric = (m: string): m is CompareMetric => (COMPARE_METRICS as readonly string[]).includes(m);
+
+const pct = (v: number | null) => (v === null ? '—' : (v * 100).toFixed(1));
+const withCi = (v: number | null, ci: [number, number] | null) => (v === null ? '—' : ci ? `${pct(v)} [${pct(ci[0])}, ${pct(ci[1])}]` : pct(v));
+const signed = (v: number) => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)}`;
+
+function describe(c: Comparison, reports: number): string {
+  const name = c.metric.toUpperCase();
+  const level = `${Math.round(DEFAULT_BOOTSTRAP.level * 100)}%`;
+  const close = new Set(c.pairs.filter((p) => !p.separable).map((p) => p.b));
+  const header = ['', 'rank', 'agent', 'run', `TCR % [${level} CI]`, `HR % [${level} CI]`, 'SR %', 'CHR %', 'PCR %', 'VBR %', 'cases', 'cost $'];
+  const cells = (r: LeaderboardRow) => [
+    close.has(r.label) ? '≈' : '',
+    r.rank === null ? '—' : String(r.rank),
+    r.agent,
+    r.run,
+    withCi(r.tcr, r.tcrCi),
+    withCi(r.hr, r.hrCi),
+    pct(r.sr),
+    pct(r.chr),
+    pct(r.pcr),
+    pct(r.vbr),
+    String(r.cases),
+    r.costUsd === null ? '—' : r.costUsd.toFixed(4),
+  ];
+  const table = [header, ...c.rows.map(cells)];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((cell, i) => (i >= 4 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+  const pairs = c.pairs.map((p) => {
+    const verdict = p.separable ? 'separable' : '≈ not separable';
+    if (p.method === 'paired') return `  ${p.a} − ${p.b}: ${signed(p.diff!)} [${signed(p.ci![0])}, ${signed(p.ci![1])}] over ${p.shared} shared cases: ${verdict}`;
+    if (p.method === 'overlap') return `  ${p.a} − ${p.b}: ${signed(p.diff!)}, no shared cases, intervals ${p.separable ? 'apart' : 'overlap'}: ${verdict}`;
+    return `  ${p.a} − ${p.b}: ${name} undefined for one of them: ${verdict}`;
+  });
+  const tau = (t: number | null) => (t === null ? '— (needs 2 rows)' : t.toFixed(3));
+  return [
+    `iwb compare: ${c.rows.length} rows from ${reports} report${reports === 1 ? '' : 's'}, ranked by ${name} (${c.metric === 'hr' ? 'lower' : 'higher'} is better)`,
+    ...table.map(line),
+    ...(pairs.length ? ['', `neighbours, ${name} difference in points (paired bootstrap over the cases both ran, same case id and trial):`, ...pairs] : []),
+    ...(close.size
+      ? [`≈ marks a row the data do not separate from the one above: the ${level} interval of their ${name} difference contains 0 (without shared cases: their intervals overlap).`]
+      : []),
+    '',
+    `Kendall tau-b of the ranking by TCR, paper weights against uniform: ${tau(c.kendallTau.uniform)}; against c_tech only: ${tau(c.kendallTau.cTech)}.`,
+  ].join('\n');
+}

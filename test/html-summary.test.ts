@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { FullConfig, FullResult, Suite } from '@playwright/test/reporter';
+import { renderSummary } from '../reporters/html-summary.js';
+import IwbReporter from '../reporters/iwb-reporter.js';
+import { buildReport } from '../reporters/report.js';
+import { reportOf, type CaseSpec } from './report-support.js';
+
+const EVIL_ID = '<script>alert(1)</script>_P-MIN';
+const EVIL_AGENT = '<img src=x onerror=alert(2)>';
+
+/** Two agents over two personas and three difficulties; outcomes vary so the intervals are not points. */
+function twoAgents(): CaseSpec[] {
+  const out: CaseSpec[] = [];
+  for (let i = 0; i < 6; i++) {
+    out.push({ id: `a${i}_P-MIN`, agent: 'alpha', persona: 'P-MIN', difficulty: 'easy', positives: i % 3 ? ['pass', 'pass'] : ['pass', 'fail'], negatives: [i === 0 ? 'fail' : 'pass'] });
+    out.push({ id: `b${i}_P-CON`, agent: EVIL_AGENT, persona: 'P-CON', difficulty: 'hard', positives: i % 2 ? ['fail', 'fail'] : ['pass', 'fail'], negatives: [i < 3 ? 'fail' : 'pass'] });
+    out.push({ id: `c${i}_P-CON`, agent: 'alpha', persona: 'P-CON', difficulty: 'middle', positives: ['pass', i % 2 ? 'pass' : 'fail'] });
+  }
+  out.push({ id: EVIL_ID, agent: 'alpha', persona: 'P-MIN', difficulty: 'hard', positives: ['pass'], visual: { bug: true, findings: ['"><svg onload=alert(3)>'] } });
+  return out;
+}
+
+const attr = (html: string, key: string) => [...html.matchAll(new RegExp(`<rect class="bar[^"]*" data-key="${key.replace(/[/.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*height="([\\d.]+)"`, 'g'))].map((m) => Number(m[1]));
+
+test('the summary draws one TCR and one HR bar per persona x difficulty group, to scale, with interval whiskers', () => {
+  const r = reportOf(twoAgents());
+  const html = renderSummary(r);
+  assert.match(html, /<svg /);
+  const groups = Object.keys(r.byPersonaDifficulty);
+  assert.deepEqual(groups, ['P-CON/hard', 'P-CON/middle', 'P-MIN/easy', 'P-MIN/hard']);
+  for (const g of groups) {
+    assert.equal(attr(html, `tcr:${g}`).length, 1, `one TCR bar for ${g}`);
+    assert.equal(attr(html, `hr:${g}`).length, r.byPersonaDifficulty[g]!.hr === null ? 0 : 1, `HR bar for ${g}`);
+  }
+  const [easy, middle] = [attr(html, 'tcr:P-MIN/easy')[0]!, attr(html, 'tcr:P-CON/middle')[0]!];
+  const ratio = r.byPersonaDifficulty['P-MIN/easy']!.tcr! / r.byPersonaDifficulty['P-CON/middle']!.tcr!;
+  assert.ok(Math.abs(easy / middle - ratio) < 1e-9, `bar heights ${easy}/${middle} follow the values (${ratio})`);
+  const drawn = (html.match(/<rect class="bar/g) ?? []).length;
+  const withCi = [...groups.flatMap((g) => [r.byPersonaDifficulty[g]!]), ...Object.values(r.byAgent)].flatMap((a) => [a.tcr !== null && a.ci.tcr, a.hr !== null && a.ci.hr]).filter(Boolean).length;
+  assert.equal((html.match(/class="whisker"/g) ?? []).length, withCi, 'every drawn bar with an interval has its whisker');
+  assert.equal(drawn, groups.length * 2 + Object.keys(r.byAgent).length * 2);
+});
+
+test('the summary shows the headline intervals and one bar pair per agent', () => {
+  const r = reportOf(twoAgents());
+  const html = renderSummary(r);
+  const ci = r.overall.ci.tcr!;
+  assert.ok(ci[0] < ci[1], 'the fixture has a real interval');
+  assert.ok(html.includes(`95% CI [${(ci[0] * 100).toFixed(1)}, ${(ci[1] * 100).toFixed(1)}]`), 'the TCR interval is printed');
+  const hr = r.overall.ci.hr!;
+  assert.ok(html.includes(`95% CI [${(hr[0] * 100).toFixed(1)}, ${(hr[1] * 100).toFixed(1)}]`), 'the HR interval is printed');
+  assert.equal(attr(html, 'tcr:alpha').length, 1);
+  assert.equal(attr(html, 'hr:alpha').length, 1);
+  assert.equal(Object.keys(r.byAgent).length, 2);
+  assert.match(html, /Kendall tau-b of the agent ranking/);
+  assert.match(html, /pass\^1/);
+});
+
+test('untrusted case ids, agent names and findings are escaped; the page references nothing outside itself', () => {
+  const html = renderSummary(reportOf(twoAgents()));
+  assert.ok(!html.includes('<script'), 'no script element at all');
+  assert.ok(!html.includes('<img'), 'the agent name does not become an element');
+  assert.ok(!html.includes('<svg onload'), 'the finding does not become an element');
+  assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;_P-MIN'), 'the case id is shown, escaped');
+  assert.ok(html.includes('&lt;img src=x onerror=alert(2)&gt;'));
+  assert.ok(html.includes('&quot;&gt;&lt;svg onload=alert(3)&gt;'));
+  assert.ok(!/https?:\/\//.test(html), 'no http(s) reference');
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+});
+
+test('null metrics and a single agent render without a bar, as a dash', () => {
+  const r = reportOf([
+    { id: 'x_P-MIN', agent: 'solo', positives: ['errored', 'unjudged'] },
+    { id: 'y_P-INT', agent: 'solo', persona: 'P-INT', difficulty: 'middle', positives: ['pass'] },
+  ]);
+  assert.equal(r.byPersonaDifficulty['P-MIN/easy']!.tcr, null);
+  const html = renderSummary(r);
+  assert.equal(attr(html, 'tcr:P-MIN/easy').length, 0, 'no bar for an undefined TCR');
+  assert.equal(attr(html, 'tcr:P-INT/middle').length, 1);
+  assert.match(html, /<text class="na"[^>]*>—<\/text>/);
+  assert.match(html, /— \(needs 2 agents\)/);
+  const empty = renderSummary(buildReport([], { startedAt: 't', durationMs: 0, dataset: 'd', agents: [], playwrightStatus: 'failed' }));
+  assert.match(empty, /0 cases/);
+  assert.ok(!empty.includes('<rect'), 'nothing to draw');
+});
+
+let tmp: string;
+before(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-summary-'));
+});
+after(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+/** Runs the reporter's onEnd with no tests, returning what it printed. */
+async function endRun(name: string, htmlReportDir: string): Promise<string> {
+  const saved = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR;
+  delete process.env.PLAYWRIGHT_HTML_OUTPUT_DIR;
+  const reporter = new IwbReporter({ outputDir: path.join(tmp, name), dataset: 'd', prices: '', htmlReportDir });
+  reporter.onBegin({} as FullConfig, { allTests: () => [] } as unknown as Suite);
+  const printed: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => printed.push(chunk) > 0) as typeof process.stdout.write;
+  try {
+    await reporter.onEnd({ status: 'passed' } as FullResult);
+  } finally {
+    process.stdout.write = write;
+    if (saved !== undefined) process.env.PLAYWRIGHT_HTML_OUTPUT_DIR = saved;
+  }
+  return printed.join('');
+}
+
+test('the reporter writes summary.html, copies it into an html report written this run, and not into a stale one', async () => {
+  const fresh = path.join(tmp, 'pw-fresh');
+  await fs.mkdir(fresh);
+  await fs.writeFile(path.join(fresh, 'index.html'), '<html></html>');
+  const out = await endRun('fresh', fresh);
+  const summary = path.join(tmp, 'fresh', 'summary.html');
+  assert.equal(await fs.readFile(path.join(fresh, 'summary.html'), 'utf8'), await fs.readFile(summary, 'utf8'));
+  assert.match(out.trimEnd().split('\n').at(-1)!, new RegExp(`summary: ${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), 'the last line names the summary');
+
+  const stale = path.join(tmp, 'pw-stale');
+  await fs.mkdir(stale);
+  await fs.writeFile(path.join(stale, 'index.html'), '<html></html>');
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  await fs.utimes(path.join(stale, 'index.html'), hourAgo, hourAgo);
+  await endRun('stale', stale);
+  await assert.rejects(fs.stat(path.join(stale, 'summary.html')), { code: 'ENOENT' });
+
+  const absent = path.join(tmp, 'pw-absent');
+  await endRun('absent', absent);
+  await assert.rejects(fs.stat(absent), { code: 'ENOENT' }, 'no html report folder is made up');
+  assert.match(await fs.readFile(path.join(tmp, 'absent', 'summary.html'), 'utf8'), /^<!doctype html>/);
+});
