@@ -1,26 +1,12 @@
+import { mulberry32, seedFor } from '../personas/prng.js';
+
 /**
  * The statistics behind the report's intervals and rankings. Pure and seeded: the same cases give the
  * same intervals on every machine and in every shard merge.
  */
 
-/** mulberry32: small, fast and good enough for resampling indices. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A stable 32-bit seed from a string (FNV-1a), so each group's resampling is its own but reproducible. */
-export function seedOf(text: string, base = 0): number {
-  let h = 0x811c9dc5 ^ base;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
+/** A stable seed per name (a group, a pair of runs), so each resampling is its own but reproducible. */
+export const seedOf = (text: string, base = 0): number => seedFor(base, text);
 
 export interface BootstrapOptions {
   resamples: number;
@@ -38,7 +24,7 @@ export const DEFAULT_BOOTSTRAP: BootstrapOptions = { resamples: 1000, seed: 2026
  * at least one defined value, else it is null.
  */
 export function bootstrapMeans(values: readonly (readonly (readonly (number | null)[])[])[], clusters: number, opts: BootstrapOptions): ([number, number] | null)[] {
-  const next = rng(opts.seed);
+  const next = mulberry32(opts.seed);
   const draws: number[][] = values.map(() => []);
   const pick = new Int32Array(clusters);
   for (let b = 0; b < opts.resamples && clusters > 0; b++) {

@@ -6,26 +6,20 @@ import type { EpisodeAnnotation } from '../reporters/protocol.js';
 import { buildReport } from '../reporters/report.js';
 import { ReportSchema } from '../reporters/report-schema.js';
 import { bootstrapMeans, kendallTauB, passHatK } from '../reporters/stats.js';
+import { episodeAnnotation } from './report-support.js';
 
 const META = { startedAt: 't', durationMs: 0, dataset: 'd', agents: [], playwrightStatus: 'passed' };
 
+/** Two questions (hitting s1 and s3), s1 and s2 degraded, one verify per two implements. */
 function episode(over: Partial<EpisodeAnnotation> = {}): EpisodeAnnotation {
-  return {
-    agent: 'a1',
-    status: 'submitted',
-    cached: true,
+  return episodeAnnotation({
     steps: 6,
-    stepCap: 15,
     counts: { clarify: 2, implement: 2, verify: 1, submit: 1, invalid: 0 },
-    questionBeforeCode: true,
     linesOfCode: 120,
-    tokens: { promptTokens: 0, completionTokens: 0 },
-    durationMs: 1,
     questions: [{ retrieved: ['s1'] }, { retrieved: ['s3'] }],
     degraded: ['s1', 's2'],
-    usage: [],
     ...over,
-  };
+  });
 }
 
 let n = 0;

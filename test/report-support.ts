@@ -17,9 +17,10 @@ export interface CaseSpec {
   visual?: VisualAnnotation;
 }
 
-function episode(agent: string): EpisodeAnnotation {
+/** An episode annotation with plain defaults; tests override what they measure. */
+export function episodeAnnotation(over: Partial<EpisodeAnnotation> = {}): EpisodeAnnotation {
   return {
-    agent,
+    agent: 'a1',
     status: 'submitted',
     cached: false,
     steps: 3,
@@ -32,6 +33,7 @@ function episode(agent: string): EpisodeAnnotation {
     questions: [{ retrieved: [] }],
     degraded: null,
     usage: [],
+    ...over,
   };
 }
 
@@ -51,7 +53,7 @@ export function records(spec: CaseSpec): SlotRecord[] {
     status,
     evidence: '',
     trial: spec.trial ?? 0,
-    episode: episode(spec.agent),
+    episode: episodeAnnotation({ agent: spec.agent }),
     ...(spec.visual ? { visual: spec.visual } : {}),
   }));
 }
