@@ -29,3 +29,9 @@ export function loadPriceTable(spec: string | undefined, variable = 'IWB_PRICES'
   }
   return parsed.data;
 }
+
+/** What one model's tokens cost in US dollars; null when the table has no price for that model. */
+export function costOf(model: string, tokens: { prompt: number; completion: number }, prices: PriceTable): number | null {
+  const p = prices[model];
+  return p ? (tokens.prompt * p.promptPerMTok + tokens.completion * p.completionPerMTok) / 1e6 : null;
+}

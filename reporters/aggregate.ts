@@ -1,3 +1,4 @@
+import { costOf } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
 import type { CaseResult } from './metrics.js';
 import { METRIC_KEYS, type Aggregate, type MetricKey } from './report-schema.js';
@@ -83,8 +84,8 @@ export function usageByRole(cases: readonly CaseResult[], prices: PriceTable): A
     const r = (out[e.role] ??= { prompt: 0, completion: 0, costUsd: 0 });
     r.prompt += e.prompt;
     r.completion += e.completion;
-    const p = prices[e.model];
-    r.costUsd = r.costUsd === null || !p ? null : r.costUsd + (e.prompt * p.promptPerMTok + e.completion * p.completionPerMTok) / 1e6;
+    const cost = costOf(e.model, e, prices);
+    r.costUsd = r.costUsd === null || cost === null ? null : r.costUsd + cost;
   }
   return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]!]));
 }

@@ -7,7 +7,7 @@ import type { SlotRecord } from './metrics.js';
 import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
 import { buildReport } from './report.js';
 import { readSettings } from '../config/settings.js';
-import { loadPriceTable } from '../llm/cost.js';
+import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
 
 export interface IwbReporterOptions {
@@ -32,6 +32,8 @@ export default class IwbReporter implements Reporter {
   private readonly htmlReportDir: string;
   private total = 0;
   private tokens = { prompt: 0, completion: 0 };
+  /** Null once a model without a price has spent tokens: an unknown cost is not shown as a low one. */
+  private cost: number | null = 0;
   private lastProgress = 0;
   private done = new Set<string>();
   private started = Date.now();
@@ -70,6 +72,8 @@ export default class IwbReporter implements Reporter {
   private count(u: UsageEntry): void {
     this.tokens.prompt += u.prompt;
     this.tokens.completion += u.completion;
+    const c = costOf(u.model, u, this.prices);
+    this.cost = this.cost === null || c === null ? null : this.cost + c;
   }
 
   /** A line every 10% of cases or 30 s (every case on a terminal): enough to follow, never a flood. */
@@ -80,7 +84,7 @@ export default class IwbReporter implements Reporter {
     this.lastProgress = Date.now();
     const tokens = this.tokens.prompt + this.tokens.completion;
     const elapsed = ((Date.now() - this.started) / 1000).toFixed(0);
-    process.stderr.write(`[iwb] cases done ${n}/${this.total} · ${elapsed} s · ${tokens ? `${tokens.toLocaleString('en-US')} tokens so far` : 'no model tokens'}\n`);
+    process.stderr.write(`[iwb] cases done ${n}/${this.total} · ${elapsed} s · ${tokens ? `${tokens.toLocaleString('en-US')} tokens so far, ${this.cost === null ? 'cost unknown (IWB_PRICES)' : `$${this.cost.toFixed(4)}`}` : 'no model tokens'}\n`);
   }
 
   async onEnd(result: FullResult): Promise<void> {
