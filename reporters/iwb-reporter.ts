@@ -93,6 +93,11 @@ export default class IwbReporter implements Reporter {
       const record = toRecord(test, r);
       if (record) records.push(record);
     }
+    // `--list`, or a filter that matched nothing, ends without a slot test: the last real report stays.
+    if (records.length === 0) {
+      process.stdout.write(`[iwb] no slot test ran; ${path.join(this.outputDir, 'report.json')} left as it was\n`);
+      return;
+    }
     const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
     const report = buildReport(
       records,

@@ -79,3 +79,14 @@ test('end to end: --repeat-each runs an episode per trial and the report gives p
   const dirs = await fs.readdir(path.join(tmp, 'runs', (await fs.readdir(path.join(tmp, 'runs')))[0]!));
   assert.ok(dirs.includes('tip-calculator_P-MIN') && dirs.includes('tip-calculator_P-MIN~trial-1'), dirs.join(', '));
 });
+
+test('a run without slot tests (--list) leaves the last report as it was', async () => {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-e2e-list-'));
+  const env = { IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: path.join(tmp, 'report') };
+  await fs.mkdir(env.IWB_REPORT_DIR);
+  await fs.writeFile(path.join(env.IWB_REPORT_DIR, 'report.json'), '{"kept": true}');
+  const run = await bench(env, ['--list']);
+  assert.equal(run.status, 0);
+  assert.deepEqual(run.report, { kept: true });
+  assert.match(run.stdout, /no slot test ran/);
+});
