@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { formatMarkdown, formatText } from './format.js';
 import { renderSummary } from './html-summary.js';
-import type { SlotRecord } from './metrics.js';
+import { scoreCase, type SlotRecord } from './metrics.js';
 import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
 import { buildReport } from './report.js';
 import { readSettings } from '../config/settings.js';
@@ -25,7 +25,7 @@ export interface IwbReporterOptions {
  * nothing but what Playwright hands every reporter, so it gives the same figures after merge-reports.
  */
 export default class IwbReporter implements Reporter {
-  private readonly last = new Map<string, { test: TestCase; result: TestResult }>();
+  private readonly last = new Map<string, SlotRecord | null>();
   private readonly outputDir: string;
   private readonly dataset: string;
   private readonly prices: PriceTable;
@@ -57,14 +57,15 @@ export default class IwbReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     // Retries call onTestEnd once per attempt; the last attempt is the test's outcome.
-    this.last.set(test.id, { test, result });
-    const record = toRecord(test, result);
-    if (record?.judgeUsage) this.count(record.judgeUsage);
+    this.last.set(test.id, toRecord(test, result));
     const id = caseOf(test);
     const key = `${id}\0${test.repeatEachIndex}`;
-    if (id && !this.done.has(key) && test.parent.allTests().every((t) => t === test || this.last.has(t.id))) {
+    const siblings = test.parent.allTests();
+    if (id && !this.done.has(key) && siblings.every((t) => this.last.has(t.id))) {
       this.done.add(key);
-      if (record?.episode) for (const u of record.episode.usage) this.count(u);
+      // The case's cost as the report will count it (scoreCase), so the running total and the report agree.
+      const records = siblings.map((t) => this.last.get(t.id)).filter((r): r is SlotRecord => Boolean(r));
+      if (records.length) for (const u of scoreCase(records).usage) this.count(u);
       this.progress();
     }
   }
@@ -88,11 +89,7 @@ export default class IwbReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<void> {
-    const records: SlotRecord[] = [];
-    for (const { test, result: r } of this.last.values()) {
-      const record = toRecord(test, r);
-      if (record) records.push(record);
-    }
+    const records = [...this.last.values()].filter((r): r is SlotRecord => Boolean(r));
     // `--list`, or a filter that matched nothing, ends without a slot test: the last real report stays.
     if (records.length === 0) {
       process.stdout.write(`[iwb] no slot test ran; ${path.join(this.outputDir, 'report.json')} left as it was\n`);

@@ -121,5 +121,5 @@ test('a Playwright run judged by the LLM-SoM judge: judge actions are steps, lab
     assert.equal(r.headers.authorization, 'Bearer test-key');
   }
   assert.ok(!run.output.includes('test-key'), 'the key is never printed');
-  assert.match(run.output, /\[iwb\] cases done 1\/1 · \d+ s · [\d,]+ tokens so far, \$0\.\d{4}/, 'progress shows cases, tokens and cost');
+  assert.match(run.output, /\[iwb\] cases done 1\/1 · \d+ s · 1,175 tokens so far, \$0\.0013/, 'progress shows cases, and the tokens and cost the report counts');
 });
