@@ -123,3 +123,28 @@ test('a Playwright run judged by the LLM-SoM judge: judge actions are steps, lab
   assert.ok(!run.output.includes('test-key'), 'the key is never printed');
   assert.match(run.output, /\[iwb\] cases done 1\/1 · \d+ s · 1,175 tokens so far, \$0\.0013/, 'progress shows cases, and the tokens and cost the report counts');
 });
+
+test('a judge model that refuses the intent judgement: the case has no IAS, its slots are still judged, and the model is asked once per episode', async () => {
+  const dataset = path.join(tmp, 'echo-down.jsonl');
+  await fs.writeFile(dataset, record() + '\n');
+  fake.reset();
+  fake.script((req) => (schemaName(req) === 'intent_judgement' ? reply.status(400, 'intent judgement refused') : judgeModel(req)));
+  const report = path.join(tmp, 'report-down');
+  const run = await playwright(['--project=p-min', '--workers=1', '--reporter=./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'test-results-down')], {
+    IWB_DATASET: dataset,
+    IWB_AGENT: 'command:node examples/echo-agent.mjs',
+    IWB_RUN_DIR: path.join(tmp, 'runs-down'),
+    IWB_REPORT_DIR: report,
+    IWB_JUDGE_MODEL: 'fake-judge',
+    IWB_JUDGE_BASE_URL: fake.baseURL,
+    IWB_JUDGE_API_KEY: 'test-key',
+  });
+  assert.equal(run.status, 1, run.output.slice(-3000));
+  const r = JSON.parse(await fs.readFile(path.join(report, 'report.json'), 'utf8')) as Report;
+  const c = r.cases[0]!;
+  assert.deepEqual(c.slots.map((s) => s.status), ['pass', 'fail']);
+  assert.equal(c.ias, null, 'no IAS rather than a made-up one');
+  assert.equal(c.chrLlm, null);
+  assert.equal(c.chr, 0, 'the retrieval CHR needs no model: the offline user retrieved nothing for the echo question');
+  assert.equal(fake.requests.filter((q) => schemaName(q) === 'intent_judgement').length, 1, 'one attempt per episode, not one per slot test');
+});
