@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { FullConfig, FullResult, Suite } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { ANNOTATION } from '../reporters/protocol.js';
 import { renderSummary } from '../reporters/html-summary.js';
 import IwbReporter from '../reporters/iwb-reporter.js';
 import { buildReport } from '../reporters/report.js';
@@ -96,19 +97,33 @@ after(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-/** Runs the reporter's onEnd with no tests, returning what it printed. */
+/** One passed slot test as Playwright hands it to a reporter: only the fields the reporter reads. */
+function slotTest(): { test: TestCase; result: TestResult } {
+  const slot = { caseId: 't_P-MIN', taskId: 't', persona: 'P-MIN', difficulty: 'easy', slotId: 's1', targetComponent: 'C', assertionType: 'POSITIVE', weight: 1, cTech: 1 };
+  const test = { id: 'x1', repeatEachIndex: 0, annotations: [{ type: ANNOTATION.slot, description: JSON.stringify(slot) }] } as unknown as TestCase;
+  Object.assign(test, { parent: { allTests: () => [test] } });
+  const result = { status: 'passed', annotations: [{ type: ANNOTATION.verdict, description: JSON.stringify({ status: 'pass', judge: 'probe', evidence: 'ok' }) }] } as unknown as TestResult;
+  return { test, result };
+}
+
+/** Runs the reporter over one slot test, returning what it printed. */
 async function endRun(name: string, htmlReportDir: string): Promise<string> {
   const saved = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR;
   delete process.env.PLAYWRIGHT_HTML_OUTPUT_DIR;
   const reporter = new IwbReporter({ outputDir: path.join(tmp, name), dataset: 'd', prices: '', htmlReportDir });
-  reporter.onBegin({} as FullConfig, { allTests: () => [] } as unknown as Suite);
+  const one = slotTest();
+  reporter.onBegin({} as FullConfig, { allTests: () => [one.test] } as unknown as Suite);
   const printed: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string) => printed.push(chunk) > 0) as typeof process.stdout.write;
+  const writeErr = process.stderr.write.bind(process.stderr);
+  process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
+    reporter.onTestEnd(one.test, one.result);
     await reporter.onEnd({ status: 'passed' } as FullResult);
   } finally {
     process.stdout.write = write;
+    process.stderr.write = writeErr;
     if (saved !== undefined) process.env.PLAYWRIGHT_HTML_OUTPUT_DIR = saved;
   }
   return printed.join('');
