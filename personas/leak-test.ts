@@ -1,4 +1,4 @@
-import type { Case, Persona, Slot } from '../slots/schema.js';
+import { degradedSlotIds, type Case, type Persona, type Slot } from '../slots/schema.js';
 import { styleText } from './answer.js';
 import { lexicalLeaks } from './containment.js';
 import { personaDefinition } from './definitions.js';
@@ -71,8 +71,7 @@ export async function runLeakTest(cases: readonly Case[], userFor: (c: Case) => 
   const leaks: LeakTestReport['leaks'] = [];
   for (const c of cases) {
     const user = userFor(c);
-    const d = c.task.personas[c.persona]?.degradation;
-    const degraded = new Set([...(d?.omits ?? []), ...(d?.blurs ?? []), ...(d?.contradicts ?? [])]);
+    const degraded = new Set(degradedSlotIds(c) ?? []);
     const a = acc.get(c.persona) ?? { q: 0, leak: 0, hit: 0, refused: 0, words: 0, errors: 0, regen: 0 };
     const allowedText = styleText(personaDefinition(c.persona).answerStyle);
     for (const b of leakBattery(c)) {

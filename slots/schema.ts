@@ -41,6 +41,12 @@ export const DegradationSchema = z
   .strict();
 export type Degradation = z.infer<typeof DegradationSchema>;
 
+/** The slots a case's persona left out, blurred or contradicted; null when the dataset does not record it. */
+export function degradedSlotIds(c: Case): string[] | null {
+  const d = c.task.personas[c.persona]?.degradation;
+  return d ? [...new Set([...d.omits, ...d.blurs, ...d.contradicts])] : null;
+}
+
 export interface Task {
   id: string;
   title: string;

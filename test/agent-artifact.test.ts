@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Browser } from '@playwright/test';
+import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
 import { parseArtifactReply } from '../agent/artifact-parser.js';
 import { startSite } from '../agent/site.js';
-import { reply, start, type FakeServer } from '../llm/fake-server.js';
-import { episode, fakeClient, launchBrowser, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE, removeTempDirs } from './agent-support.js';
+import { reply } from '../llm/fake-server.js';
+import { agentTestbed, episode, fakeClient, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE } from './agent-support.js';
 
 const artifact = (...files: [string, string][]) =>
   `<boltArtifact id="site" title="Bakery">\n${files
@@ -78,33 +77,25 @@ describe('the artifact parser', () => {
 });
 
 describe('the openai agent, artifact protocol', () => {
-  let fake: FakeServer;
-  let browser: Browser;
-  before(async () => {
-    [fake, browser] = await Promise.all([start(), launchBrowser()]);
-  });
-  after(async () => {
-    await Promise.all([fake.close(), browser.close(), removeTempDirs()]);
-  });
-  beforeEach(() => fake.reset());
+  const bed = agentTestbed();
 
   test('asks, writes an artifact, validates a screenshot, finishes; the site serves', async () => {
-    fake.script(
+    bed.fake.script(
       reply.text('<ask_user>What is the name of your bakery?</ask_user>'),
       reply.text(`Sure.\n\`\`\`xml\n${artifact(['index.html', SITE], ['style.css', STYLE], ['$', 'npm run dev'])}\n\`\`\``),
       reply.text('<screenshot_validated/>'),
       reply.text('<ask_user>a</ask_user> and <finish/>'),
       reply.text('<finish/>'),
     );
-    const agent = openai.create('artifact', { clients: { agent: fakeClient(fake) } });
+    const agent = openai.create('artifact', { clients: { agent: fakeClient(bed.fake) } });
     const user = scriptedUser('Crumb & Co.');
-    const { t, dir } = await episode(agent, browser, { user });
+    const { t, dir } = await episode(agent, bed.browser, { user });
     assert.equal(t.status, 'submitted', t.error);
     assert.deepEqual(t.counts, { clarify: 1, implement: 1, verify: 1, submit: 1, invalid: 1 });
     assert.equal(t.questionBeforeCode, true);
     assert.deepEqual(user.questions, ['What is the name of your bakery?']);
 
-    const reqs = fake.requests;
+    const reqs = bed.fake.requests;
     assert.equal(reqs[0]!.body.tools, undefined, 'no tools are offered to a text-protocol model');
     assert.match(String(reqs[0]!.body.messages[0]!.content), /<boltArtifact id="site"/);
     assert.ok(reqs.every((r) => r.body.messages.every((m) => m.role !== 'tool')));
@@ -116,7 +107,7 @@ describe('the openai agent, artifact protocol', () => {
     assert.match(String(reqs[4]!.body.messages.at(-1)!.content), /one kind of action per reply/);
 
     const site = await startSite(path.join(dir, 'workspace'));
-    const page = await browser.newPage();
+    const page = await bed.browser.newPage();
     try {
       await page.goto(site.url);
       assert.equal(await page.locator('h1').textContent(), 'Crumb & Co');

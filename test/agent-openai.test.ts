@@ -1,43 +1,34 @@
 import assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Browser } from '@playwright/test';
+import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
 import { listAdapters, resolveAgent } from '../agent/registry.js';
 import { startSite } from '../agent/site.js';
 import { runProbe } from '../judge/probe-runner.js';
-import { reply, start, type FakeReply, type FakeServer } from '../llm/fake-server.js';
+import { reply, type FakeReply } from '../llm/fake-server.js';
 import { ProbeSchema } from '../slots/probe-schema.js';
-import { episode, fakeClient, launchBrowser, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE, removeTempDirs } from './agent-support.js';
+import { agentTestbed, episode, fakeClient, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE } from './agent-support.js';
 
-let fake: FakeServer;
-let browser: Browser;
-before(async () => {
-  [fake, browser] = await Promise.all([start(), launchBrowser()]);
-});
-after(async () => {
-  await Promise.all([fake.close(), browser.close(), removeTempDirs()]);
-});
-beforeEach(() => fake.reset());
+const bed = agentTestbed();
 
 const tool = (name: string, args: unknown, usage = { prompt_tokens: 100, completion_tokens: 20 }): FakeReply => ({
   ...reply.tools([{ name, arguments: args, id: `call_${name}` }]),
   usage,
 });
 const agentOf = (copilot = false) =>
-  openai.create(undefined, { clients: { agent: fakeClient(fake), ...(copilot ? { copilot: fakeClient(fake, 'copilot') } : {}) } });
+  openai.create(undefined, { clients: { agent: fakeClient(bed.fake), ...(copilot ? { copilot: fakeClient(bed.fake, 'copilot') } : {}) } });
 
 describe('the openai agent, tool calling', () => {
   test('asks, implements, verifies with a real PNG, submits; the built site passes a probe', async () => {
-    fake.script(
+    bed.fake.script(
       tool('clarify', { question: 'What is the bakery called?' }),
       tool('implement', { files: [{ path: 'index.html', content: SITE }, { path: 'style.css', content: STYLE }] }),
       tool('verify', { path: '/' }),
       tool('submit', {}, { prompt_tokens: 7, completion_tokens: 1 }),
     );
     const user = scriptedUser('Crumb & Co, and the heading in blue.');
-    const { t, dir } = await episode(agentOf(), browser, { user });
+    const { t, dir } = await episode(agentOf(), bed.browser, { user });
 
     assert.equal(t.status, 'submitted', t.error);
     assert.deepEqual(t.counts, { clarify: 1, implement: 1, verify: 1, submit: 1, invalid: 0 });
@@ -47,7 +38,7 @@ describe('the openai agent, tool calling', () => {
     assert.deepEqual(t.steps[0]!.usage, { promptTokens: 100, completionTokens: 20 });
     assert.deepEqual(t.files, ['index.html', 'style.css']);
 
-    const reqs = fake.requests;
+    const reqs = bed.fake.requests;
     assert.equal(reqs.length, 4);
     assert.deepEqual(reqs[0]!.body.tools?.map((x) => x.function.name), ['clarify', 'implement', 'verify', 'submit']);
     assert.equal(reqs[0]!.body.messages[0]!.role, 'system');
@@ -71,7 +62,7 @@ describe('the openai agent, tool calling', () => {
     assert.ok((await fs.readFile(path.join(dir, shot))).subarray(0, 8).equals(PNG_SIGNATURE));
 
     const site = await startSite(path.join(dir, 'workspace'));
-    const context = await browser.newContext();
+    const context = await bed.browser.newContext();
     try {
       const probe = ProbeSchema.parse({
         steps: [
@@ -89,29 +80,29 @@ describe('the openai agent, tool calling', () => {
   });
 
   test('only the latest screenshot stays in the conversation', async () => {
-    fake.script(
+    bed.fake.script(
       tool('implement', { files: [{ path: 'index.html', content: SITE }] }),
       tool('verify', {}),
       tool('verify', { path: '/' }),
       tool('submit', {}),
     );
-    const { t } = await episode(agentOf(), browser);
+    const { t } = await episode(agentOf(), bed.browser);
     assert.equal(t.status, 'submitted', t.error);
-    assert.equal(sentImages(fake.requests[3]!).length, 1);
-    assert.match(JSON.stringify(fake.requests[3]!.body.messages), /earlier screenshot, removed/);
+    assert.equal(sentImages(bed.fake.requests[3]!).length, 1);
+    assert.match(JSON.stringify(bed.fake.requests[3]!.body.messages), /earlier screenshot, removed/);
   });
 
   test('a model that never submits hits the step cap', async () => {
-    fake.script(() => tool('clarify', { question: 'And what else?' }));
-    const { t } = await episode(agentOf(), browser, { stepCap: 3 });
+    bed.fake.script(() => tool('clarify', { question: 'And what else?' }));
+    const { t } = await episode(agentOf(), bed.browser, { stepCap: 3 });
     assert.equal(t.status, 'step-cap');
     assert.equal(t.steps.length, 3);
-    assert.equal(fake.requests.length, 3);
-    assert.match(String(fake.requests[2]!.body.messages.at(-1)!.content), /Steps left: 1 \(this is your last action/);
+    assert.equal(bed.fake.requests.length, 3);
+    assert.match(String(bed.fake.requests[2]!.body.messages.at(-1)!.content), /Steps left: 1 \(this is your last action/);
   });
 
   test('malformed, schema-breaking, multiple and missing tool calls each cost a step', async () => {
-    fake.script(
+    bed.fake.script(
       reply.tools([{ name: 'implement', arguments: '{"files": [', id: 'bad_json' }]),
       reply.tools([{ name: 'implement', arguments: { files: [{ path: 3 }] }, id: 'bad_schema' }]),
       reply.tools([
@@ -122,11 +113,11 @@ describe('the openai agent, tool calling', () => {
       reply.tools([{ name: 'deploy', arguments: {}, id: 'unknown' }]),
       tool('submit', {}),
     );
-    const { t } = await episode(agentOf(), browser);
+    const { t } = await episode(agentOf(), bed.browser);
     assert.equal(t.status, 'submitted', t.error);
     assert.equal(t.counts.invalid, 5);
     assert.equal(t.counts.clarify, 0);
-    const last = (i: number) => fake.requests[i]!.body.messages;
+    const last = (i: number) => bed.fake.requests[i]!.body.messages;
     assert.match(String(last(1).at(-1)!.content), /not valid JSON/);
     assert.equal(last(1).at(-1)!.tool_call_id, 'bad_json');
     assert.match(String(last(2).at(-1)!.content), /do not match its schema/);
@@ -140,40 +131,40 @@ describe('the openai agent, tool calling', () => {
   });
 
   test('a 500 that never ends is retried, then the episode is errored', async () => {
-    fake.script(() => reply.status(500, 'upstream broke'));
-    const { t } = await episode(agentOf(), browser);
+    bed.fake.script(() => reply.status(500, 'upstream broke'));
+    const { t } = await episode(agentOf(), bed.browser);
     assert.equal(t.status, 'errored');
     assert.match(t.error ?? '', /InfraError.*gave up after 3 attempt/);
-    assert.equal(fake.requests.length, 3);
+    assert.equal(bed.fake.requests.length, 3);
     assert.equal(t.steps.length, 0);
   });
 
   test('a write to ../outside is refused and reported; nothing lands outside the workspace', async () => {
-    fake.script(
+    bed.fake.script(
       tool('implement', { files: [{ path: '../outside.txt', content: 'x' }, { path: '/tmp/abs.txt', content: 'x' }, { path: 'index.html', content: SITE }] }),
       tool('submit', {}),
     );
-    const { t, dir } = await episode(agentOf(), browser);
+    const { t, dir } = await episode(agentOf(), bed.browser);
     assert.equal(t.status, 'submitted', t.error);
     assert.equal(existsSync(path.join(dir, 'outside.txt')), false);
     assert.deepEqual(t.files, ['index.html']);
-    const told = String(fake.requests[1]!.body.messages.at(-1)!.content);
+    const told = String(bed.fake.requests[1]!.body.messages.at(-1)!.content);
     assert.match(told, /Refused:[\s\S]*\.\.\/outside\.txt: "\.\." is refused[\s\S]*absolute paths are refused/);
     assert.match(t.steps[0]!.observation, /errors: write \.\.\/outside\.txt/);
   });
 
   test('with a copilot, the agent reads a description instead of the image', async () => {
-    fake.script(async (req) => {
+    bed.fake.script(async (req) => {
       if (req.body.model === 'fake-copilot') return { ...reply.text('A white page with a blue heading "Crumb & Co".'), usage: { prompt_tokens: 900, completion_tokens: 30 } };
-      const n = fake.requests.filter((r) => r.body.model === 'fake-agent').length;
+      const n = bed.fake.requests.filter((r) => r.body.model === 'fake-agent').length;
       if (n === 1) return tool('implement', { files: [{ path: 'index.html', content: SITE }, { path: 'style.css', content: STYLE }] });
       if (n === 2) return tool('verify', { path: '/' });
       return tool('submit', {});
     });
-    const { t } = await episode(agentOf(true), browser);
+    const { t } = await episode(agentOf(true), bed.browser);
     assert.equal(t.status, 'submitted', t.error);
-    const agentReqs = fake.requests.filter((r) => r.body.model === 'fake-agent');
-    const copilotReqs = fake.requests.filter((r) => r.body.model === 'fake-copilot');
+    const agentReqs = bed.fake.requests.filter((r) => r.body.model === 'fake-agent');
+    const copilotReqs = bed.fake.requests.filter((r) => r.body.model === 'fake-copilot');
     assert.equal(copilotReqs.length, 1);
     assert.ok(sentImages(copilotReqs[0]!)[0]!.subarray(0, 8).equals(PNG_SIGNATURE));
     assert.match(String(copilotReqs[0]!.body.messages[0]!.content), /eyes of a web developer/);
@@ -188,9 +179,9 @@ describe('the openai agent, tool calling', () => {
     const names = (await listAdapters()).map((a) => a.name);
     for (const n of ['command', 'null', 'openai', 'reference']) assert.ok(names.includes(n), n);
     await assert.rejects(resolveAgent('openai', { clients: {} }), /needs an agent model: set IWB_AGENT_MODEL/);
-    await assert.rejects(resolveAgent('openai:fax', { clients: { agent: fakeClient(fake) } }), /unknown protocol "fax"/);
-    const tools = (await resolveAgent('openai', { clients: { agent: fakeClient(fake) } })).agent;
-    const text = (await resolveAgent('openai:artifact', { clients: { agent: fakeClient(fake) } })).agent;
+    await assert.rejects(resolveAgent('openai:fax', { clients: { agent: fakeClient(bed.fake) } }), /unknown protocol "fax"/);
+    const tools = (await resolveAgent('openai', { clients: { agent: fakeClient(bed.fake) } })).agent;
+    const text = (await resolveAgent('openai:artifact', { clients: { agent: fakeClient(bed.fake) } })).agent;
     assert.equal(tools.config.protocol, 'tools');
     assert.equal(text.config.protocol, 'artifact');
     assert.equal(text.name, 'openai:artifact');

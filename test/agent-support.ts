@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { after, before, beforeEach } from 'node:test';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -7,7 +8,7 @@ import type { Trajectory } from '../agent/trajectory.js';
 import type { Agent } from '../agent/types.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { ModelClient } from '../llm/client.js';
-import type { FakeServer, RecordedRequest } from '../llm/fake-server.js';
+import { startFakeServer, type FakeServer, type RecordedRequest } from '../llm/fake-server.js';
 import type { Role } from '../llm/roles.js';
 import type { SimulatedUser, UserTurn } from '../personas/types.js';
 import type { Case } from '../slots/schema.js';
@@ -115,3 +116,16 @@ export const SITE = `<!doctype html>
 <body><h1>Crumb &amp; Co</h1><p>Fresh bread every morning.</p></body></html>
 `;
 export const STYLE = 'h1 { color: rgb(0, 0, 255); }\n';
+
+/** A fake model server and a browser for the enclosing suite: started once, the server reset before each test. */
+export function agentTestbed(): { fake: FakeServer; browser: Browser } {
+  const bed = {} as { fake: FakeServer; browser: Browser };
+  before(async () => {
+    [bed.fake, bed.browser] = await Promise.all([startFakeServer(), launchBrowser()]);
+  });
+  after(async () => {
+    await Promise.all([bed.fake?.close(), bed.browser?.close(), removeTempDirs()]);
+  });
+  beforeEach(() => bed.fake.reset());
+  return bed;
+}
