@@ -63,7 +63,11 @@ async function probeOnce(url: string, probe: BuiltinTaskFile['slots'][number]['p
 }
 
 test('task files are consistent', () => {
-  assert.ok(tasks.length >= 6, `expected at least 6 built-in tasks, found ${tasks.length}`);
+  assert.ok(tasks.length >= 24, `expected at least 24 built-in tasks, found ${tasks.length}`);
+  const categories = new Set(tasks.map((t) => t.category));
+  assert.equal(categories.size, 3, `all three primary categories: ${[...categories].join(', ')}`);
+  assert.deepEqual([...new Set(tasks.flatMap((t) => t.slots.map((s) => s.c_tech)))].sort(), [1, 2, 3], 'c_tech 1, 2 and 3 all used');
+  assert.ok(tasks.filter((t) => t.slots.filter((s) => s.assertion_type === 'NEGATIVE').length > 1).length >= 6, 'some tasks have a NEGATIVE slot beyond the generic one');
   for (const t of tasks) {
     assert.equal(t.id, ids[tasks.indexOf(t)], `${t.id}: folder name`);
     const slotIds = new Set(t.slots.map((s) => s.id));
@@ -109,11 +113,13 @@ const EXTRAS = `<form><label>Search <input type="search"></label><label>Email <i
 <button type="button">Log in</button><button type="button">Register</button><button type="button">Add to cart</button></form>
 <a href="https://example.com/">Visit our partner</a><canvas width="10" height="10"></canvas>`;
 
-test('every NEGATIVE probe fails when unrequested extras are added to the reference site', { concurrency: CONCURRENCY }, async (tt) => {
+// The generic NEGATIVE slot of each task must notice these; a task's other NEGATIVE slots (no phone field,
+// no Enterprise plan) test one specific extra each, and a broken variant of the task adds it (judge-calibration).
+test('every generic NEGATIVE probe fails when unrequested extras are added to the reference site', { concurrency: CONCURRENCY }, async (tt) => {
   await Promise.all(
     tasks.flatMap((t) =>
       t.slots
-        .filter((s) => s.assertion_type === 'NEGATIVE')
+        .filter((s) => s.assertion_type === 'NEGATIVE' && s.target_component === 'Unrequested_Element_Feature')
         .map((s) =>
           tt.test(`${t.id} ${s.id}`, async () => {
             const r = await probeOnce(sites.get(t.id)!.url, s.probe, 500, EXTRAS);
