@@ -1,14 +1,38 @@
+import path from 'node:path';
+import { BUILTIN_TASKS_DIR } from '../slots/builtin-loader.js';
 import { checkDataset, type DatasetCheck } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
+import { rawCheckBuiltin, rawCheckJsonl, type RawFinding } from '../slots/raw-check.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
-export async function datasetCommand(args: string[], io: CliIo): Promise<number> {
+const USAGE = [
+  'usage: iwb dataset check <path.jsonl | builtin> [--json]',
+  '       iwb dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] [--seed N]',
+  '       iwb dataset split <path.jsonl | builtin> [--json]',
+  '       iwb dataset schema [--out schemas]',
+].join('\n');
+
+export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const sub = args[0];
+  if (sub === 'build') return (await import('./dataset-build.js')).buildCommand(args.slice(1), io, env);
+  if (sub === 'schema') return (await import('./dataset-schema.js')).schemaCommand(args.slice(1), io);
+  if (sub === 'split') return (await import('./dataset-split.js')).splitCommand(args.slice(1), io);
   const { positional, flags } = parseArgs(args);
-  const [sub, source] = positional;
-  if (sub !== 'check' || !source) throw new UsageError('usage: iwb dataset check <path.jsonl | builtin> [--json]');
+  const [, source] = positional;
+  if (sub !== 'check' || !source) throw new UsageError(USAGE);
+  // Duplicates and slots without a target component are listed in full first: the strict loader stops at the first.
+  const raw = source === 'builtin' ? await rawCheckBuiltin(BUILTIN_TASKS_DIR) : await rawCheckJsonl(path.resolve(source)).catch(() => []);
+  if (raw.length) {
+    io.out(flags.has('json') ? JSON.stringify({ dataset: source, errors: raw }, null, 2) : describeRaw(raw));
+    return 1;
+  }
   const report = checkDataset(await loadDataset(source));
-  io.out(flags.has('json') ? JSON.stringify(report, null, 2) : describe(report));
+  io.out(flags.has('json') ? JSON.stringify({ ...report, errors: [] }, null, 2) : describe(report));
   return report.weightMismatches.length === 0 ? 0 : 1;
+}
+
+function describeRaw(raw: RawFinding[]): string {
+  return [`${raw.length} problem(s) to fix before the dataset can load:`, ...raw.slice(0, 50).map((f) => `  ${f.where}${f.record ? ` record ${f.record}` : ''} field ${f.field}: ${f.kind}: ${f.message}`)].join('\n');
 }
 
 function describe(r: DatasetCheck): string {
@@ -29,5 +53,14 @@ function describe(r: DatasetCheck): string {
     lines.push(`agreement ${a.agree}/${a.of} tasks (stored->computed: ${Object.entries(a.confusion).map(([k, v]) => `${k} ${v}`).join(', ')})`);
     lines.push('          stored labels are authoritative for step caps and tables');
   }
+  const l = r.lint;
+  lines.push(
+    `duplicates none; every slot has a target component`,
+    `negative  ${l.tasksWithoutNegative.length ? `${l.tasksWithoutNegative.length} task(s) without a NEGATIVE slot: ${l.tasksWithoutNegative.slice(0, 10).join(', ')}` : 'every task has a NEGATIVE slot'}`,
+    `personas  ${l.personaEqualsGold.length ? `${l.personaEqualsGold.length} persona instruction(s) identical to the gold one: ${l.personaEqualsGold.slice(0, 10).map((p) => `${p.task} ${p.persona}`).join(', ')}` : 'no persona instruction equals the gold one'}`,
+    `facts     ${l.goldFacts.tested}/${l.goldFacts.found} gold facts (colours, numbers, quoted labels) tested by some slot`,
+    ...l.untestedGoldFacts.slice(0, 15).map((u) => `          ${u.task}: untested ${u.facts.map((f) => `${f.kind} ${JSON.stringify(f.text)}`).join(', ')}`),
+  );
+  if (l.untestedGoldFacts.length > 15) lines.push(`          ... and ${l.untestedGoldFacts.length - 15} more tasks (--json lists all)`);
   return lines.join('\n');
 }

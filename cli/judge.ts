@@ -1,6 +1,7 @@
 import { chromium } from '@playwright/test';
 import path from 'node:path';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
+import type { AgreementWithCi } from '../judge/calibration-stats.js';
 import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge, type CalibrationSummary } from '../judge/calibrate.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
@@ -49,16 +50,28 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+const num = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+const ci = (c: [number, number] | null, f: (x: number) => string) => (c ? ` [${f(c[0])}, ${f(c[1])}]` : '');
+const pctCi = (a: number | null, c: [number, number] | null) => `${pct(a)}${ci(c, (x) => (x * 100).toFixed(1))}`;
+
+function row(label: string, a: AgreementWithCi): string {
+  return (
+    `  ${label.padEnd(10)} n ${String(a.slots).padStart(4)}  accuracy ${pctCi(a.accuracy, a.ci.accuracy)}  ` +
+    `precision(fail) ${pctCi(a.precisionFail, a.ci.precisionFail)}  recall(fail) ${pctCi(a.recallFail, a.ci.recallFail)}  ` +
+    `kappa ${num(a.kappa)}${ci(a.ci.kappa, (x) => x.toFixed(3))}`
+  );
+}
 
 function describe(s: CalibrationSummary, sites: number, tasks: number, withModel: boolean): string {
   const lines = [
-    `calibration: ${tasks} tasks, ${sites} sites (reference and variants)`,
-    `probe       accuracy ${pct(s.probes.accuracy)} over ${s.probes.slots} slot verdicts`,
-    ...Object.entries(s.judges).map(
-      ([m, a]) => `${m.padEnd(11)} accuracy ${pct(a.accuracy)}  precision(fail) ${pct(a.precisionFail)}  recall(fail) ${pct(a.recallFail)}  kappa ${a.kappa === null ? 'n/a' : a.kappa.toFixed(3)}`,
-    ),
-    ...(withModel ? [] : ['(no judge model configured: set IWB_JUDGE_MODEL to calibrate one)']),
+    `calibration: ${tasks} tasks, ${sites} sites (reference and variants); ${Math.round(s.bootstrap.level * 100)}% intervals: bootstrap over tasks, ${s.bootstrap.resamples} resamples`,
   ];
+  for (const [judge, st] of Object.entries(s.stats)) {
+    lines.push(`${judge}`, row('all', st.overall));
+    for (const [c, a] of Object.entries(st.byCTech)) lines.push(row(`c_tech ${c}`, a));
+    for (const [t, a] of Object.entries(st.byAssertionType)) lines.push(row(t.toLowerCase(), a));
+  }
+  if (!withModel) lines.push('(no judge model configured: set IWB_JUDGE_MODEL to calibrate one)');
   if (s.misjudged.length) {
     lines.push('misjudged:');
     for (const m of s.misjudged.slice(0, 40)) lines.push(`  ${m.judge}: ${m.taskId}/${m.variant} ${m.slotId} expected ${m.expected}, got ${m.got}: ${m.evidence}`);

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { serveStatic, type ServedSite } from '../agent/site-server.js';
-import type { Case, Task } from '../slots/schema.js';
-import { agreement, type Agreement } from './agreement.js';
+import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from '../reporters/stats.js';
+import type { AssertionType, Case, CTech, Task } from '../slots/schema.js';
+import { agreementBy, agreementWithCi, type AgreementWithCi } from './calibration-stats.js';
 import { loadVariants, materialiseVariant } from './variants.js';
 import type { Judge, VerdictStatus } from './types.js';
 
@@ -12,7 +13,8 @@ import type { Judge, VerdictStatus } from './types.js';
  * Calibration: judges run over sites whose right answers are known - each built-in task's reference
  * site (every slot passes) and its broken variants (`tasks/<id>/variants.json`: the edits that break the
  * reference site and the slots that then fail). The probes must score 100% here; a judge model gets accuracy, precision
- * and recall for fail, and Cohen's kappa.
+ * and recall for fail, and Cohen's kappa, each with a task-clustered bootstrap interval, overall, by c_tech and by
+ * assertion type (a judge can be good at colours and bad at behaviour).
  */
 
 
@@ -29,6 +31,8 @@ export interface CalibrationRow {
   taskId: string;
   variant: string;
   slotId: string;
+  cTech: CTech;
+  assertionType: AssertionType;
   expected: 'pass' | 'fail';
   got: Record<string, { status: VerdictStatus; evidence: string }>;
 }
@@ -68,6 +72,8 @@ export interface CalibrationRequest {
   sites: CalibrationSite[];
   judges: CalibrationJudge[];
   concurrency?: number;
+  /** Which slots of which site to judge (default: all); a row is made only for selected slots. */
+  select?: (site: CalibrationSite, slotId: string) => boolean;
 }
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -97,7 +103,8 @@ export async function runCalibration(req: CalibrationRequest): Promise<Calibrati
       const server = await serveStatic(copy);
       served.push(server);
       for (const slot of c.slots) {
-        const row: CalibrationRow = { taskId: site.taskId, variant: site.variant, slotId: slot.id, expected: site.expected[slot.id]!, got: {} };
+        if (req.select && !req.select(site, slot.id)) continue;
+        const row: CalibrationRow = { taskId: site.taskId, variant: site.variant, slotId: slot.id, cTech: slot.cTech, assertionType: slot.assertionType, expected: site.expected[slot.id]!, got: {} };
         rows.push(row);
         for (const j of req.judges) {
           if (j.slots === 'probed' && !slot.probe) continue;
@@ -148,20 +155,39 @@ async function resetPage(page: Page, siteUrl: string): Promise<void> {
   await page.setViewportSize(VIEWPORT);
 }
 
+/** One judge's agreement with the known answers: overall, by c_tech and by assertion type. */
+export interface JudgeCalibration {
+  overall: AgreementWithCi;
+  byCTech: Partial<Record<'1' | '2' | '3', AgreementWithCi>>;
+  byAssertionType: Partial<Record<AssertionType, AgreementWithCi>>;
+}
+
 export interface CalibrationSummary {
   probes: { accuracy: number; slots: number };
+  /** The judge models' headline figures (point estimates), as before; `stats` has the intervals and breakdowns. */
   judges: Record<string, { accuracy: number; precisionFail: number | null; recallFail: number | null; kappa: number | null }>;
+  /** Every judge, the probes included, with bootstrap intervals (resampling tasks) and breakdowns. */
+  stats: Record<string, JudgeCalibration>;
+  bootstrap: BootstrapOptions;
   /** Every verdict that disagrees with its expected answer, for the reader to fix site or judge. */
   misjudged: Array<{ judge: string; taskId: string; variant: string; slotId: string; expected: string; got: string; evidence: string }>;
 }
 
-export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: string[]): CalibrationSummary {
-  const of = (key: string): Agreement =>
-    agreement(rows.filter((r) => r.got[key]).map((r) => ({ expected: r.expected, got: r.got[key]!.status })));
-  const probe = of(probeKey);
+export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: string[], bootstrap: BootstrapOptions = DEFAULT_BOOTSTRAP): CalibrationSummary {
+  const stats: CalibrationSummary['stats'] = {};
+  for (const key of [probeKey, ...modelKeys]) {
+    const items = rows
+      .filter((r) => r.got[key])
+      .map((r) => ({ expected: r.expected, got: r.got[key]!.status, cluster: r.taskId, cTech: String(r.cTech) as '1' | '2' | '3', type: r.assertionType }));
+    stats[key] = {
+      overall: agreementWithCi(items, bootstrap, key),
+      byCTech: agreementBy(items.map((i) => ({ ...i, key: i.cTech })), ['1', '2', '3'], bootstrap, `${key}/c_tech`),
+      byAssertionType: agreementBy(items.map((i) => ({ ...i, key: i.type })), ['POSITIVE', 'NEGATIVE'], bootstrap, `${key}/type`),
+    };
+  }
   const judges: CalibrationSummary['judges'] = {};
   for (const k of modelKeys) {
-    const a = of(k);
+    const a = stats[k]!.overall;
     judges[k] = { accuracy: a.accuracy, precisionFail: a.precisionFail, recallFail: a.recallFail, kappa: a.kappa };
   }
   const misjudged = rows.flatMap((r) =>
@@ -169,5 +195,6 @@ export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: s
       .filter(([, v]) => v.status !== r.expected)
       .map(([judge, v]) => ({ judge, taskId: r.taskId, variant: r.variant, slotId: r.slotId, expected: r.expected, got: v.status, evidence: v.evidence.slice(0, 300) })),
   );
-  return { probes: { accuracy: probe.accuracy, slots: probe.slots }, judges, misjudged };
+  const probe = stats[probeKey]!.overall;
+  return { probes: { accuracy: probe.accuracy, slots: probe.slots }, judges, stats, bootstrap, misjudged };
 }

@@ -1,4 +1,5 @@
 import { difficultyPartition, optimalSse1d, partitionSse } from './difficulty.js';
+import { lintTasks, type LintFindings } from './lint.js';
 import type { Dataset, Difficulty } from './schema.js';
 import { slotWeights, totalWeight } from './weights.js';
 
@@ -23,6 +24,8 @@ export interface DatasetCheck {
   centroids: number[];
   sse: { computed: number; stored: number | null; optimum: number };
   difficultyCounts: { computed: Record<Difficulty, number>; stored: Record<Difficulty, number> | null };
+  /** Quality findings that do not stop a run (slots/lint.ts). */
+  lint: LintFindings;
 }
 
 const TOLERANCE = 0.01;
@@ -77,6 +80,7 @@ export function checkDataset(d: Dataset): DatasetCheck {
       computed: count(partition.labels),
       stored: allStored ? count(d.tasks.map((t) => t.storedDifficulty!)) : null,
     },
+    lint: lintTasks(d.tasks),
   };
 }
 

@@ -20,7 +20,7 @@ const JsonlSlotSchema = z.looseObject({
   probe: ProbeSchema.optional(),
 });
 
-const JsonlCaseSchema = z.looseObject({
+export const JsonlCaseSchema = z.looseObject({
   id: z.string().min(1),
   original_id: z.string().min(1),
   persona: PersonaSchema,
