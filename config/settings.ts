@@ -26,6 +26,7 @@ const SettingsSchema = z.object({
   stepCapOverride: z.coerce.number().int().positive().optional(),
   prices: z.string().optional(),
   agentStepTimeoutMs: z.coerce.number().int().positive().optional(),
+  split: z.enum(['dev', 'holdout', 'all']).default('all'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -38,6 +39,7 @@ const VARIABLES: Record<keyof Settings, string> = {
   stepCapOverride: 'IWB_STEP_CAP',
   prices: 'IWB_PRICES',
   agentStepTimeoutMs: 'IWB_AGENT_STEP_TIMEOUT_MS',
+  split: 'IWB_SPLIT',
 };
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {

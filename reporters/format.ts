@@ -1,3 +1,4 @@
+import { breakdownMarkdown } from './format-breakdowns.js';
 import type { Aggregate, MetricKey, Report } from './report-schema.js';
 
 const PERCENT: ReadonlySet<MetricKey> = new Set(['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrDegraded', 'chrLlm', 'pcr', 'blindRate', 'vbr', 'submitRate']);
@@ -110,6 +111,7 @@ export function formatMarkdown(r: Report): string {
     '',
     ...table(['agent', 'k', 'pass^k'], Object.entries(r.passK).flatMap(([agent, ks]) => Object.entries(ks).map(([k, v]) => [agent, k, v.toFixed(3)]))),
     '',
+    ...breakdownMarkdown(r),
     'Definitions: see the README\'s Metrics section (each figure is defined once in reporters/metrics.ts and reporters/aggregate.ts). Unjudged and errored slots are left out of every rate and counted apart.',
     '',
   ].join('\n');

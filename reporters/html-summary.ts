@@ -1,5 +1,6 @@
 import { DIFFICULTIES, PERSONAS } from '../slots/schema.js';
 import { fmt } from './format.js';
+import { breakdownTables } from './format-breakdowns.js';
 import type { Aggregate, CaseResult, MetricKey, Report } from './report-schema.js';
 
 /**
@@ -207,6 +208,7 @@ ${byAgent(r)}
 ${sensitivity(r)}
 <h2>pass^k</h2>
 ${passK(r)}
+${breakdownTables(r).map((t) => `<h2>${esc(t.title)}</h2>${table(t.header, t.rows.map((row) => row.map(esc)))}${t.note ? `<p class="meta">${esc(t.note)}</p>` : ''}`).join('\n')}
 <h2>Cases</h2>
 <p class="meta">Slots: green passed, red failed, yellow errored, grey unjudged; italic and overlined slots are NEGATIVE (a failed one is a hallucination).</p>
 ${table(['case', 'agent', 'trial', 'persona', 'difficulty', 'TCR %', 'hallucinated', 'slots', 'visual findings'], r.cases.map(caseRow), 'cases')}

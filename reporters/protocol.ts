@@ -23,6 +23,10 @@ export const SlotAnnotationSchema = z.object({
   assertionType: z.enum(['POSITIVE', 'NEGATIVE']),
   weight: z.number(),
   cTech: z.number(),
+  /** Breakdown keys (optional: older blobs lack them): the task's split and primary category, the slot's WebGen-Bench test category. */
+  split: z.enum(['dev', 'holdout']).optional(),
+  category: z.string().optional(),
+  testCategory: z.string().optional(),
 });
 export type SlotAnnotation = z.infer<typeof SlotAnnotationSchema>;
 

@@ -73,6 +73,19 @@ export const AggregateSchema = z.object({
 });
 export type Aggregate = z.infer<typeof AggregateSchema>;
 
+const SplitDifferenceSchema = z.object({ dev: rate, holdout: rate, difference: rate, ci: interval });
+
+/** Breakdowns by split, primary category and WebGen-Bench test category (reporters/breakdowns.ts). */
+export const BreakdownsSchema = z.object({
+  /** Present when the run's cases carry a split; `splitDifference` (dev minus hold-out) when both ran. */
+  bySplit: z.record(z.string(), AggregateSchema),
+  splitDifference: z.object({ tcr: SplitDifferenceSchema, hr: SplitDifferenceSchema }).nullable(),
+  byCategory: z.record(z.string(), AggregateSchema),
+  /** TCR over the POSITIVE slots of one WebGen-Bench test category, per case, averaged over cases that have one. */
+  byTestCategory: z.record(z.string(), z.object({ tcr: rate, ci: interval, cases: z.number(), slots: z.number() })),
+});
+export type Breakdowns = z.infer<typeof BreakdownsSchema>;
+
 export const WeightingSchema = z.enum(['paper', 'uniform', 'cTech']);
 export type Weighting = z.infer<typeof WeightingSchema>;
 
@@ -103,6 +116,8 @@ export const ReportSchema = z.object({
   }),
   episodes: z.object({ total: z.number(), ranThisRun: z.number(), fromCache: z.number(), byStatus: z.record(z.string(), z.number()) }),
   injectionFlaggedCases: z.array(z.string()),
+  /** Optional so reports written before it still read back. */
+  breakdowns: BreakdownsSchema.optional(),
   cases: z.array(CaseResultSchema),
 });
 export type Report = z.infer<typeof ReportSchema>;

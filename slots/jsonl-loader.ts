@@ -31,6 +31,7 @@ export const JsonlCaseSchema = z.looseObject({
   difficulty: DifficultySchema.optional(),
   oracle_slots: z.array(JsonlSlotSchema).min(1),
   degradation: DegradationSchema.optional(),
+  ui_instruct: z.array(z.looseObject({ task: z.string(), task_category: z.looseObject({ primary_category: z.string() }).optional() })).optional(),
 });
 type JsonlCase = z.infer<typeof JsonlCaseSchema>;
 
@@ -93,6 +94,8 @@ export async function loadJsonlTasks(file: string): Promise<Task[]> {
 
 function toSlots(rec: JsonlCase, file: string, lineNo: number): Slot[] {
   const ids = new Set<string>();
+  // A slot decomposes one WebGen-Bench UI test; its test category is joined on the test's text.
+  const testCategory = new Map((rec.ui_instruct ?? []).flatMap((u) => (u.task_category ? [[u.task, u.task_category.primary_category] as const] : [])));
   return rec.oracle_slots.map((s, i) => {
     const id = s.id ?? `s${i + 1}`;
     if (ids.has(id)) throw new DatasetError(file, lineNo, rec.id, `oracle_slots[${i}].id`, `duplicate slot id ${id}`);
@@ -106,6 +109,7 @@ function toSlots(rec: JsonlCase, file: string, lineNo: number): Slot[] {
       cTech: s.c_tech as 1 | 2 | 3,
       ...(s.probe ? { probe: s.probe } : {}),
       ...(s.final_weight !== undefined ? { storedWeight: s.final_weight } : {}),
+      ...(testCategory.has(s.original_task) ? { testCategory: testCategory.get(s.original_task)! } : {}),
     };
   });
 }

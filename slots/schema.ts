@@ -27,6 +27,8 @@ export const SlotSchema = z
     probe: ProbeSchema.optional(),
     /** The weight a dataset file states, kept only to compare against the computed one. */
     storedWeight: z.number().optional(),
+    /** WebGen-Bench's test category of the UI test the slot came from (functional, data display, design validation). */
+    testCategory: z.string().optional(),
   })
   .strict();
 export type Slot = z.infer<typeof SlotSchema>;
@@ -76,6 +78,8 @@ export interface Case {
   difficultySource: 'stored' | 'computed';
   slots: WeightedSlot[];
   task: Task;
+  /** Dev or hold-out (slots/split.ts), set when the run loads its dataset. */
+  split?: 'dev' | 'holdout';
 }
 
 export interface Dataset {

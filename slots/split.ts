@@ -56,10 +56,12 @@ export function datasetSplits(d: Dataset): Map<string, Split> {
   return assignSplits(d.tasks.filter((t) => difficulty.has(t.id)).map((t) => ({ id: t.id, category: t.category, difficulty: difficulty.get(t.id)! })));
 }
 
-/** The dataset restricted to one split; `all` keeps everything. Splits are decided on the whole dataset first. */
-export function selectSplit(d: Dataset, which: SplitSelection): Dataset {
-  if (which === 'all') return d;
+/**
+ * Every case labelled with its split, and the dataset restricted to one split (`all` keeps everything).
+ * Splits are decided on the whole dataset first, so a hold-out run and a full run label tasks alike.
+ */
+export function withSplits(d: Dataset, which: SplitSelection): Dataset {
   const splits = datasetSplits(d);
-  const keep = (id: string) => splits.get(id) === which;
-  return { ...d, tasks: d.tasks.filter((t) => keep(t.id)), cases: d.cases.filter((c) => keep(c.taskId)) };
+  const keep = (id: string) => which === 'all' || splits.get(id) === which;
+  return { ...d, tasks: d.tasks.filter((t) => keep(t.id)), cases: d.cases.filter((c) => keep(c.taskId)).map((c) => ({ ...c, split: splits.get(c.taskId)! })) };
 }

@@ -15,6 +15,9 @@ export function slotTestDetails(c: Case, slot: WeightedSlot): { tag: string[]; a
     assertionType: slot.assertionType,
     weight: slot.weight,
     cTech: slot.cTech,
+    ...(c.split ? { split: c.split } : {}),
+    category: c.task.category,
+    ...(slot.testCategory ? { testCategory: slot.testCategory } : {}),
   };
   return {
     tag: [personaTag(c.persona), `@${c.difficulty}`, `@${slot.assertionType.toLowerCase()}`, `@task-${tagSafe(c.taskId)}`],
