@@ -1,5 +1,43 @@
-import { UsageError, type CliIo } from './io.js';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { readSettings } from '../config/settings.js';
+import { ModelClient } from '../llm/client.js';
+import { readRoles } from '../llm/roles.js';
+import { UsageMeter } from '../llm/usage.js';
+import { buildFromWebgen } from '../slots/build.js';
+import { parseArgs, UsageError, type CliIo } from './io.js';
 
-export async function buildCommand(_args: string[], _io: CliIo, _env: NodeJS.ProcessEnv): Promise<number> {
-  throw new UsageError('iwb dataset build: not available yet');
+const USAGE = 'usage: iwb dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] [--seed N]';
+
+/** `iwb dataset build --from webgen`: see slots/build.ts. With IWB_OPERATOR_MODEL set (and no --offline) the model decomposes the tests. */
+export async function buildCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['from', 'out', 'seed']);
+  const [input] = positional;
+  const out = flags.get('out');
+  if (flags.get('from') !== 'webgen' || !input || typeof out !== 'string') throw new UsageError(USAGE);
+  const seed = flags.has('seed') ? Number(flags.get('seed')) : 0;
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed needs an integer\n${USAGE}`);
+  const config = flags.has('offline') ? undefined : readRoles(env).operator;
+  const meter = new UsageMeter();
+  const operator = config ? new ModelClient(config, { meter }) : undefined;
+  if (!operator) io.err(flags.has('offline') ? 'offline build' : 'IWB_OPERATOR_MODEL is not set: building offline');
+  const cacheDir = path.join(path.dirname(readSettings(env).runDir), 'cache', 'decompose');
+  const r = await buildFromWebgen(path.resolve(input), { seed, cacheDir, ...(operator ? { operator } : {}) });
+  const file = path.resolve(out);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  await fs.writeFile(tmp, r.records.map((x) => JSON.stringify(x)).join('\n') + '\n');
+  await fs.rename(tmp, file);
+  for (const e of r.errors) io.err(`warning: ${e} (made offline instead)`);
+  const tokens = meter.get('operator');
+  io.out(
+    [
+      `wrote ${r.records.length} records (${r.tasks} tasks) to ${file}`,
+      operator
+        ? `slots and persona instructions by ${operator.model} (${tokens.prompt} prompt + ${tokens.completion} completion tokens); ${r.errors.length} part(s) made offline after model errors (field build / mutation of each record)`
+        : `made without a model: one slot per UI test case with c_tech from its test category, and seeded persona operators (seed ${seed}); each record says so in build.slots and mutation.method`,
+      'weights, difficulty (K-means over this build) and the generic NEGATIVE slot are computed, never taken from a model',
+    ].join('\n'),
+  );
+  return 0;
 }

@@ -18,6 +18,8 @@ const JsonlSlotSchema = z.looseObject({
   c_tech: z.number().refine((n) => n === 1 || n === 2 || n === 3, 'c_tech must be 1, 2 or 3'),
   final_weight: z.number().optional(),
   probe: ProbeSchema.optional(),
+  /** This project's extension: the WebGen-Bench test category, where the slot's text is not the test's own. */
+  test_category: z.string().optional(),
 });
 
 export const JsonlCaseSchema = z.looseObject({
@@ -109,7 +111,7 @@ function toSlots(rec: JsonlCase, file: string, lineNo: number): Slot[] {
       cTech: s.c_tech as 1 | 2 | 3,
       ...(s.probe ? { probe: s.probe } : {}),
       ...(s.final_weight !== undefined ? { storedWeight: s.final_weight } : {}),
-      ...(testCategory.has(s.original_task) ? { testCategory: testCategory.get(s.original_task)! } : {}),
+      ...(s.test_category ? { testCategory: s.test_category } : testCategory.has(s.original_task) ? { testCategory: testCategory.get(s.original_task)! } : {}),
     };
   });
 }

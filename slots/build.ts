@@ -1,0 +1,112 @@
+import { promises as fs } from 'node:fs';
+import type { ModelClient } from '../llm/client.js';
+import { describeError, InfraError } from '../llm/errors.js';
+import { mutateDataset, type MutatedRecord } from '../personas/mutate.js';
+import { decomposeTest } from './decompose.js';
+import { difficultyPartition } from './difficulty.js';
+import { DatasetError, zodToDatasetError } from './errors.js';
+import type { Slot, Task } from './schema.js';
+import { offlineSlots, webgenTask, WebgenRecordSchema, type WebgenRecord } from './webgen.js';
+import { slotWeights, totalWeight } from './weights.js';
+
+/**
+ * `iwb dataset build --from webgen`: WebGen-Bench records in, a dataset in the public InteractWeb-Bench
+ * format out. Slots per UI test case (the operator model, or one per test offline), the generic NEGATIVE
+ * slot, weights and difficulty computed here, persona instructions and degradation records by the persona
+ * operators. Every record says which parts a model made (`build`), so an offline build is never mistaken
+ * for the published one.
+ */
+export interface BuildOptions {
+  seed: number;
+  operator?: ModelClient;
+  /** Where model decompositions are cached. */
+  cacheDir: string;
+}
+
+export interface BuiltRecord extends MutatedRecord {
+  ui_instruct: WebgenRecord['ui_instruct'];
+  build: { source: string; slots: 'offline' | 'model' | 'model-and-offline'; operator: string | null };
+}
+
+export interface BuildResult {
+  records: BuiltRecord[];
+  /** Tests whose decomposition failed with the model and were made offline instead. */
+  errors: string[];
+  tasks: number;
+}
+
+export async function readWebgen(file: string): Promise<WebgenRecord[]> {
+  const text = await fs.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new DatasetError(file, undefined, undefined, undefined, `cannot read the WebGen-Bench file (${e.code ?? e.message})`);
+  });
+  const out: WebgenRecord[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (e) {
+      throw new DatasetError(file, i + 1, undefined, undefined, `not valid JSON (${(e as Error).message})`);
+    }
+    const parsed = WebgenRecordSchema.safeParse(raw);
+    if (!parsed.success) throw zodToDatasetError(parsed.error, file, i + 1, typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined);
+    out.push(parsed.data);
+  });
+  if (out.length === 0) throw new DatasetError(file, undefined, undefined, undefined, 'no records');
+  return out;
+}
+
+export async function buildFromWebgen(file: string, opts: BuildOptions): Promise<BuildResult> {
+  const recs = await readWebgen(file);
+  const errors: string[] = [];
+  const made = new Map<string, Set<'offline' | 'model'>>();
+  const tasks: Task[] = [];
+  for (const [i, rec] of recs.entries()) {
+    const how = new Set<'offline' | 'model'>();
+    const perTest: Omit<Slot, 'id'>[][] = [];
+    for (const test of rec.ui_instruct) {
+      if (!opts.operator) {
+        perTest.push(offlineSlots(test));
+        how.add('offline');
+        continue;
+      }
+      try {
+        perTest.push(await decomposeTest(opts.operator, rec, test, opts.cacheDir));
+        how.add('model');
+      } catch (e) {
+        // A dead endpoint must stop the build, not quietly turn it offline.
+        if (e instanceof InfraError) throw e;
+        errors.push(`${rec.id} "${test.task.slice(0, 60)}": ${describeError(e)}`);
+        perTest.push(offlineSlots(test));
+        how.add('offline');
+      }
+    }
+    tasks.push(webgenTask(rec, perTest, `${file}:${i + 1}`));
+    made.set(rec.id, how);
+  }
+  // Weights and difficulty are computed and stored, as the public release stores them.
+  const partition = difficultyPartition(tasks.map((t) => totalWeight(t.slots)));
+  tasks.forEach((t, i) => {
+    const w = slotWeights(t.slots);
+    t.slots = t.slots.map((s, j) => ({ ...s, storedWeight: Math.round(w[j]! * 1e4) / 1e4 }));
+    t.storedDifficulty = partition.labels[i]!;
+  });
+  const { records, errors: personaErrors } = await mutateDataset({ name: 'webgen', source: file, tasks, cases: [] }, { seed: opts.seed, ...(opts.operator ? { operator: opts.operator } : {}) });
+  const byId = new Map(recs.map((r) => [r.id, r]));
+  const taskById = new Map(tasks.map((t) => [t.id, t]));
+  return {
+    tasks: tasks.length,
+    errors: [...errors, ...personaErrors],
+    records: records.map((r) => {
+      const how = made.get(r.original_id)!;
+      const slots = taskById.get(r.original_id)!.slots;
+      return {
+        ...r,
+        application_type: byId.get(r.original_id)!.application_type ?? r.application_type,
+        oracle_slots: r.oracle_slots.map((s, j) => ({ ...s, ...(slots[j]!.testCategory ? { test_category: slots[j]!.testCategory } : {}) })),
+        ui_instruct: byId.get(r.original_id)!.ui_instruct,
+        build: { source: `webgen:${r.original_id}`, slots: how.size === 2 ? 'model-and-offline' : how.has('model') ? 'model' : 'offline', operator: opts.operator?.model ?? null },
+      };
+    }),
+  };
+}
