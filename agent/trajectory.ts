@@ -1,7 +1,9 @@
 import type { UserTurn } from '../personas/types.js';
 import type { ActionType, StepUsage } from './actions.js';
 
-export type EpisodeStatus = 'submitted' | 'step-cap' | 'errored';
+import type { EpisodeStatus } from '../protocol/enums.js';
+
+export type { EpisodeStatus } from '../protocol/enums.js';
 
 /** One step as recorded: what was decided, what came back. File contents are kept in the workspace, not here. */
 export interface TrajectoryStep {

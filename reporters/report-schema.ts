@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { DifficultySchema, PersonaSchema } from '../slots/schema.js';
-import { UsageEntrySchema } from './protocol.js';
+import { AssertionTypeSchema, DifficultySchema, EpisodeStatusSchema, PersonaSchema, SlotStatusSchema } from '../protocol/enums.js';
+import { UsageEntrySchema } from '../protocol/annotations.js';
 
 /**
  * The report.json contract, version 2. Every figure is defined in reporters/metrics.ts (per case) or
@@ -12,7 +12,7 @@ import { UsageEntrySchema } from './protocol.js';
 const rate = z.number().nullable();
 const interval = z.tuple([z.number(), z.number()]).nullable();
 
-export const SlotStatusSchema = z.enum(['pass', 'fail', 'errored', 'unjudged']);
+export { SlotStatusSchema } from '../protocol/enums.js';
 
 export const CaseResultSchema = z.object({
   id: z.string(),
@@ -39,13 +39,13 @@ export const CaseResultSchema = z.object({
   steps: z.number().nullable(),
   questions: z.number().nullable(),
   submitted: z.boolean().nullable(),
-  episodeStatus: z.enum(['submitted', 'step-cap', 'errored', 'unknown']),
+  episodeStatus: z.union([EpisodeStatusSchema, z.literal('unknown')]),
   episodeCached: z.boolean().nullable(),
   injectionFlagged: z.boolean(),
   visualBug: z.boolean().nullable(),
   visualFindings: z.array(z.string()),
   usage: z.array(UsageEntrySchema),
-  slots: z.array(z.object({ id: z.string(), status: SlotStatusSchema, weight: z.number(), cTech: z.number(), assertionType: z.enum(['POSITIVE', 'NEGATIVE']) })),
+  slots: z.array(z.object({ id: z.string(), status: SlotStatusSchema, weight: z.number(), cTech: z.number(), assertionType: AssertionTypeSchema })),
 });
 export type CaseResult = z.infer<typeof CaseResultSchema>;
 
