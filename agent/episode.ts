@@ -8,7 +8,7 @@ import { LiveSite } from '../site/live-site.js';
 import { checkPage, renderPage } from '../site/render.js';
 import type { SiteOptions, StartedSite } from '../site/site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
-import type { Agent } from './types.js';
+import { publicCase, type Agent } from './types.js';
 import { linesOfCode, Workspace } from './workspace.js';
 
 export interface EpisodeInput {
@@ -47,7 +47,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
 
   let session;
   try {
-    session = await agent.start({ case: c, browser });
+    session = await agent.start({ case: publicCase(c, stepCap), browser });
     let observation: Observation = { type: 'start', instruction: c.instruction, stepsLeft: stepCap };
     for (let index = 0; index < stepCap; index++) {
       const t0 = Date.now();

@@ -1,5 +1,5 @@
 import type { Browser } from '@playwright/test';
-import type { Case } from '../slots/schema.js';
+import type { Case, Difficulty } from '../slots/schema.js';
 import type { Action, Observation, StepUsage } from './actions.js';
 
 /**
@@ -21,9 +21,25 @@ export interface AgentSession {
   close?(): Promise<void>;
 }
 
-/** What an adapter may see of a case. Only the `reference` baseline reads the task's reference site. */
+/**
+ * What an adapter may see of a case: what the agent's user would tell it, never the gold instruction, the
+ * slots or the degradation record. The `reference` baseline gets its reference site through its own
+ * dependency (AdapterDeps.referenceSite), not through the case.
+ */
+export interface PublicCase {
+  id: string;
+  /** The persona's instruction: all the agent is told at the start. */
+  instruction: string;
+  difficulty: Difficulty;
+  stepCap: number;
+}
+
+export function publicCase(c: Case, stepCap: number): PublicCase {
+  return { id: c.id, instruction: c.instruction, difficulty: c.difficulty, stepCap };
+}
+
 export interface AgentContext {
-  case: Case;
+  case: PublicCase;
   browser: Browser;
 }
 
