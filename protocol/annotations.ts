@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AssertionTypeSchema, DifficultySchema, EpisodeStatusSchema, PersonaSchema, RoleSchema, SlotStatusSchema } from './enums.js';
-import { TokenPairSchema } from './verdict.js';
+import { AssertionTypeSchema, DifficultySchema, EpisodeStatusSchema, PersonaSchema, RoleSchema } from './enums.js';
+import { TokenPairSchema, VerdictSchema } from './verdict.js';
 
 /**
  * What a slot test tells the reporter, carried in test annotations because annotations (unlike
@@ -27,18 +27,8 @@ export const SlotAnnotationSchema = z.object({
 });
 export type SlotAnnotation = z.infer<typeof SlotAnnotationSchema>;
 
-export const VerdictAnnotationSchema = z.object({
-  status: SlotStatusSchema,
-  judge: z.string(),
-  evidence: z.string(),
-  /** The page addressed the judge ("ignore your instructions..."): flagged on the case in the report. */
-  injection: z.boolean().optional(),
-  blockedRequests: z.number().optional(),
-  cached: z.boolean().optional(),
-  tokens: TokenPairSchema.optional(),
-  /** The judge model, so the reporter can price its tokens. */
-  model: z.string().optional(),
-});
+/** A verdict as the slot test reports it: the verdict without its steps and timing (those go in attachments). */
+export const VerdictAnnotationSchema = VerdictSchema.omit({ steps: true, durationMs: true });
 export type VerdictAnnotation = z.infer<typeof VerdictAnnotationSchema>;
 
 /** Tokens one role spent with one model; the reporter prices them, so a report can be re-priced. */
