@@ -1,7 +1,40 @@
+import { z } from 'zod';
 import type { UserTurn } from '../personas/types.js';
 import type { ActionType, StepUsage } from './actions.js';
 
-export type EpisodeStatus = 'submitted' | 'step-cap' | 'errored';
+/**
+ * How an episode ended. `verification-deadlock`: the agent failed its verify audits too many times in a
+ * row (6 / 8 / 10 by difficulty, as the paper's harness stops it); kept apart from step-cap and submitted.
+ */
+export const EPISODE_STATUSES = ['submitted', 'step-cap', 'verification-deadlock', 'errored'] as const;
+export const EpisodeStatusSchema = z.enum(EPISODE_STATUSES);
+export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
+
+const UsageSchema = z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) });
+
+/** One copilot turn of a verify audit: what it thought, did (or decided), what came of it, the frame it saw. */
+export const AuditTurnSchema = z.object({
+  thought: z.string(),
+  action: z.string(),
+  outcome: z.string(),
+  /** The labelled screenshot the copilot saw, relative to the episode folder. */
+  frame: z.string().optional(),
+});
+
+/** A verify step's audit as the trajectory keeps it (agent/audit.ts). */
+export const AuditRecordSchema = z.object({
+  criteria: z.string(),
+  model: z.string(),
+  passed: z.boolean(),
+  /** True when the audit could not run to a verdict (page would not open, copilot replies never matched): counted as failed, as the paper does. */
+  error: z.boolean(),
+  report: z.string(),
+  turns: z.array(AuditTurnSchema),
+  failedInARow: z.number().int().min(0),
+  failureLimit: z.number().int().min(1),
+  usage: UsageSchema,
+});
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
 /** One step as recorded: what was decided, what came back. File contents are kept in the workspace, not here. */
 export interface TrajectoryStep {
@@ -18,6 +51,14 @@ export interface TrajectoryStep {
   site?: { mode: string; problems: string[] };
   latencyMs: number;
   note?: string;
+  /** The model's own reasoning (`<think>` blocks of the paper protocol). */
+  reasoning?: string;
+  /** Shell commands the agent asked for; recorded, never run (the harness installs and starts sites itself). */
+  shell?: string[];
+  /** Files a verify or submit reply wrote before it acted (the paper protocol writes them). */
+  written?: string[];
+  /** The interactive audit of a verify step with criteria. */
+  audit?: AuditRecord;
 }
 
 export interface Trajectory {
@@ -40,4 +81,6 @@ export interface Trajectory {
   files: string[];
   tokens: StepUsage;
   copilotTokens?: StepUsage;
+  /** On a verification deadlock: why the last audits failed, as the copilot reads the last one. */
+  deadlock?: { failedInARow: number; lastReport: string };
 }

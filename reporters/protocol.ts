@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EpisodeStatusSchema } from '../agent/trajectory.js';
 import { DifficultySchema, PersonaSchema } from '../slots/schema.js';
 
 /**
@@ -62,7 +63,7 @@ export type IntentAnnotation = z.infer<typeof IntentAnnotationSchema>;
 
 export const EpisodeAnnotationSchema = z.object({
   agent: z.string(),
-  status: z.enum(['submitted', 'step-cap', 'errored']),
+  status: EpisodeStatusSchema,
   cached: z.boolean(),
   steps: z.number(),
   stepCap: z.number(),

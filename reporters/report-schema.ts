@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { EPISODE_STATUSES } from '../agent/trajectory.js';
 import { DifficultySchema, PersonaSchema } from '../slots/schema.js';
 import { UsageEntrySchema } from './protocol.js';
 
@@ -39,7 +40,7 @@ export const CaseResultSchema = z.object({
   steps: z.number().nullable(),
   questions: z.number().nullable(),
   submitted: z.boolean().nullable(),
-  episodeStatus: z.enum(['submitted', 'step-cap', 'errored', 'unknown']),
+  episodeStatus: z.enum([...EPISODE_STATUSES, 'unknown']),
   episodeCached: z.boolean().nullable(),
   injectionFlagged: z.boolean(),
   visualBug: z.boolean().nullable(),
