@@ -36,8 +36,24 @@ export const AuditRecordSchema = z.object({
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
+/** Step fields the paper protocol and verify audits added; zod-checked where a trajectory is read back. */
+export const StepExtrasSchema = z.object({
+  /** The model's own reasoning (`<think>` blocks of the paper protocol). */
+  reasoning: z.string().optional(),
+  /** Shell commands the agent asked for; recorded, never run (the harness installs and starts sites itself). */
+  shell: z.array(z.string()).optional(),
+  /** Files a verify or submit reply wrote before it acted (the paper protocol writes them). */
+  written: z.array(z.string()).optional(),
+  /** The interactive audit of a verify step with criteria. */
+  audit: AuditRecordSchema.optional(),
+});
+export type StepExtras = z.infer<typeof StepExtrasSchema>;
+
+/** On a verification deadlock: how many audits failed in a row, and the last one's findings. */
+export const DeadlockSchema = z.object({ failedInARow: z.number().int().min(1), lastReport: z.string() });
+
 /** One step as recorded: what was decided, what came back. File contents are kept in the workspace, not here. */
-export interface TrajectoryStep {
+export interface TrajectoryStep extends StepExtras {
   index: number;
   action: ActionType | 'invalid';
   args: Record<string, unknown>;
@@ -51,14 +67,6 @@ export interface TrajectoryStep {
   site?: { mode: string; problems: string[] };
   latencyMs: number;
   note?: string;
-  /** The model's own reasoning (`<think>` blocks of the paper protocol). */
-  reasoning?: string;
-  /** Shell commands the agent asked for; recorded, never run (the harness installs and starts sites itself). */
-  shell?: string[];
-  /** Files a verify or submit reply wrote before it acted (the paper protocol writes them). */
-  written?: string[];
-  /** The interactive audit of a verify step with criteria. */
-  audit?: AuditRecord;
 }
 
 export interface Trajectory {
@@ -81,6 +89,28 @@ export interface Trajectory {
   files: string[];
   tokens: StepUsage;
   copilotTokens?: StepUsage;
-  /** On a verification deadlock: why the last audits failed, as the copilot reads the last one. */
-  deadlock?: { failedInARow: number; lastReport: string };
+  deadlock?: z.infer<typeof DeadlockSchema>;
+}
+
+/**
+ * Checks the zod-schema'd parts of a trajectory read back from disk (status, step extras, deadlock), with
+ * an error naming the file, the step and the field. The rest of the record is the harness's own writing.
+ */
+export function checkTrajectory(raw: unknown, file: string): Trajectory {
+  const t = raw as Trajectory;
+  const fail = (where: string, issues: z.core.$ZodIssue[]) => {
+    const i = issues[0]!;
+    return new Error(`${file}: ${where}field ${i.path.join('.') || '(root)'}: ${i.message}`);
+  };
+  const status = EpisodeStatusSchema.safeParse(t?.status);
+  if (!status.success) throw new Error(`${file}: field status: ${status.error.issues[0]!.message}`);
+  (t.steps ?? []).forEach((step, i) => {
+    const r = StepExtrasSchema.safeParse(step);
+    if (!r.success) throw fail(`step ${i}: `, r.error.issues);
+  });
+  if (t.deadlock !== undefined) {
+    const r = DeadlockSchema.safeParse(t.deadlock);
+    if (!r.success) throw fail('deadlock: ', r.error.issues);
+  }
+  return t;
 }

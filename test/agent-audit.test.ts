@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
+import { checkTrajectory } from '../agent/trajectory.js';
 import { HarnessMessageSchema, parseAgentLine, toHarnessMessage } from '../agent/command-protocol.js';
 import { reply, schemaName, type FakeReply } from '../llm/fake-server.js';
 import { caseResults } from '../reporters/metrics.js';
@@ -36,6 +37,11 @@ describe('verify audits in the other protocols', () => {
     assert.match(t.steps[1]!.observation, /audit of \/ failed \(1\/6 failed in a row\)/);
     assert.equal(t.steps[2]!.audit, undefined, 'no criteria: a plain screenshot');
     assert.deepEqual(t.copilotTokens, { promptTokens: 70, completionTokens: 7 });
+    // Read back from disk, the audit record is checked; a broken one is named by file, step and field.
+    checkTrajectory(JSON.parse(JSON.stringify(t)), 'trajectory.json');
+    const broken = JSON.parse(JSON.stringify(t));
+    broken.steps[1].audit.passed = 'yes';
+    assert.throws(() => checkTrajectory(broken, 'run/x/trajectory.json'), /run\/x\/trajectory\.json: step 1: field audit\.passed/);
 
     const agentReqs = bed.fake.requests.filter((r) => !schemaName(r));
     const verifyTool = agentReqs[0]!.body.tools?.find((x) => x.function.name === 'verify') as unknown as { function: { parameters: { properties: Record<string, unknown> } } };
