@@ -4,6 +4,7 @@ import type { Browser } from '@playwright/test';
 import type { SimulatedUser } from '../personas/types.js';
 import type { Case } from '../slots/schema.js';
 import type { Action, Observation } from './actions.js';
+import { analyseDeadlock } from './deadlock.js';
 import { LiveSite } from './live-site.js';
 import { checkPage } from './render.js';
 import type { SiteOptions, StartedSite } from './site.js';
@@ -110,7 +111,11 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
       record(step);
       if (verifier.deadlocked()) {
         status = 'verification-deadlock';
-        deadlock = { failedInARow: step.audit?.failedInARow ?? 0, lastReport: step.audit?.report ?? '' };
+        // As the paper's harness does, the audit model names the root cause; the agent never reads it.
+        const review = await analyseDeadlock(agent.auditor!, c.instruction, steps, dir);
+        copilotTokens.promptTokens += review.usage.promptTokens;
+        copilotTokens.completionTokens += review.usage.completionTokens;
+        deadlock = { failedInARow: step.audit?.failedInARow ?? 0, lastReport: step.audit?.report ?? '', ...(review.analysis ? { analysis: review.analysis } : {}), ...(review.analysisError ? { analysisError: review.analysisError } : {}) };
         break;
       }
     }

@@ -49,8 +49,21 @@ export const StepExtrasSchema = z.object({
 });
 export type StepExtras = z.infer<typeof StepExtrasSchema>;
 
-/** On a verification deadlock: how many audits failed in a row, and the last one's findings. */
-export const DeadlockSchema = z.object({ failedInARow: z.number().int().min(1), lastReport: z.string() });
+/** The post-mortem of a verification deadlock (agent/deadlock.ts), in the paper's four categories. */
+export const DeadlockAnalysisSchema = z.object({
+  summary: z.string().min(1).max(500),
+  rootCause: z.string().min(1).max(2000),
+  category: z.enum(['visual-stagnation', 'logic-paradox', 'code-error', 'hallucination']),
+});
+export type DeadlockAnalysis = z.infer<typeof DeadlockAnalysisSchema>;
+
+/** On a verification deadlock: how many audits failed in a row, the last one's findings, and the post-mortem. */
+export const DeadlockSchema = z.object({
+  failedInARow: z.number().int().min(1),
+  lastReport: z.string(),
+  analysis: DeadlockAnalysisSchema.optional(),
+  analysisError: z.string().optional(),
+});
 
 /** One step as recorded: what was decided, what came back. File contents are kept in the workspace, not here. */
 export interface TrajectoryStep extends StepExtras {

@@ -187,6 +187,9 @@ describe('openai:paper, end to end against the fake server', () => {
     let audits = 0;
     bed.fake.script((req) => {
       if (!schemaName(req)) return builder.shift()!;
+      if (schemaName(req) === 'deadlock_analysis') {
+        return reply.json({ summary: 'The heading never turned green.', rootCause: 'Every audit found a blue heading; the code was never changed.', category: 'visual-stagnation' });
+      }
       const status = verdicts[audits++] ?? 'fail';
       return reply.json({ thought: 'Look at the heading.', action: { kind: 'verdict', status, report: status === 'pass' ? 'The heading is green.' : 'The heading is blue, not green.' } });
     });
@@ -199,11 +202,20 @@ describe('openai:paper, end to end against the fake server', () => {
     assert.equal(t.steps.length, 1 + 3 + limit);
     assert.equal(t.counts.verify, 3 + limit);
     assert.deepEqual(t.steps.slice(1).map((s) => s.audit!.failedInARow), [1, 2, 0, 1, 2, 3, 4, 5, 6]);
-    assert.deepEqual(t.deadlock, { failedInARow: 6, lastReport: 'The heading is blue, not green.' });
+    // The paper's post-mortem: the audit model reads the failed audits and the last frame; the builder never sees it.
+    assert.deepEqual(t.deadlock, {
+      failedInARow: 6,
+      lastReport: 'The heading is blue, not green.',
+      analysis: { summary: 'The heading never turned green.', rootCause: 'Every audit found a blue heading; the code was never changed.', category: 'visual-stagnation' },
+    });
+    const postMortem = bed.fake.requests.find((r) => schemaName(r) === 'deadlock_analysis')!;
+    assert.match(JSON.stringify(postMortem.body.messages), /The heading is green[\s\S]*blue, not green/);
+    assert.equal(sentImages(postMortem).length, 1);
     assert.equal(audits, 3 + limit);
     assert.equal(bed.fake.requests.filter((r) => !schemaName(r)).length, 1 + 3 + limit, 'the builder is not asked again after the deadlock');
-    assert.deepEqual(t.copilotTokens, { promptTokens: 10 * (3 + limit), completionTokens: 5 * (3 + limit) });
+    assert.deepEqual(t.copilotTokens, { promptTokens: 10 * (4 + limit), completionTokens: 5 * (4 + limit) });
     // The builder read each failure with its findings.
-    assert.match(JSON.stringify(bed.fake.requests.at(-2)!.body.messages.at(-1)), /FAILED[\s\S]*blue, not green/);
+    const builderReqs = bed.fake.requests.filter((r) => !schemaName(r));
+    assert.match(JSON.stringify(builderReqs.at(-1)!.body.messages.at(-1)), /FAILED[\s\S]*blue, not green/);
   });
 });
