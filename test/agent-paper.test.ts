@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
 import { parsePaperReply } from '../agent/builtin/paper-protocol.js';
+import { LlmSession } from '../agent/llm-session.js';
+import { loadPrompts } from '../agent/prompts.js';
 import { AuditRecordSchema } from '../agent/trajectory.js';
 import { AUDIT_FAILURE_LIMITS } from '../agent/verify-step.js';
 import { reply, schemaName, type FakeReply, type RecordedRequest } from '../llm/fake-server.js';
@@ -78,6 +80,8 @@ describe('the paper protocol parser', () => {
     assert.match(JSON.stringify(parsePaperReply('<boltArtifact id="a" title="a"><boltAction type="file" filePath="index.html"><html>', true).decision), /not closed[\s\S]*cut off/);
     const orphan = parsePaperReply('the server stripped my opening tag</think><boltAction type="ask_user">Blue or green?</boltAction>');
     assert.equal(orphan.reasoning, 'the server stripped my opening tag');
+    assert.deepEqual(parsePaperReply('<boltAction type="ask_user">Blue or green?').decision, { action: { type: 'clarify', question: 'Blue or green?' } }, 'an unclosed question runs to the end');
+    assert.deepEqual(parsePaperReply('<boltAction type="screenshot_validated"/>').decision, { action: { type: 'verify', path: '/' } }, 'no criteria: the session supplies the request as criteria');
   });
 });
 
@@ -103,6 +107,15 @@ const textOf = (req: RecordedRequest) =>
 const usage = (p: number, c: number) => ({ usage: { prompt_tokens: p, completion_tokens: c } });
 
 describe('openai:paper, end to end against the fake server', () => {
+  test('a verify without criteria is audited against the request, as the paper does; the reply is read without a step count', async () => {
+    bed.fake.script(reply.text('<think>Check it.</think><boltAction type="screenshot_validated">/</boltAction>'));
+    const session = new LlmSession({ client: fakeClient(bed.fake), protocol: 'paper', prompts: loadPrompts('paper') });
+    const d = await session.next({ type: 'start', instruction: 'A blue page.', stepsLeft: 5 });
+    assert.deepEqual('action' in d && d.action, { type: 'verify', path: '/', criteria: 'Check that the page does what the client asked for:\nA blue page.' });
+    assert.equal(d.reasoning, 'Check it.');
+    assert.equal(bed.fake.requests[0]!.body.messages[1]!.content, 'A blue page.');
+  });
+
   test('a built-in task: one question, code, an audited verify that drives the page, finish', async () => {
     const dataset = await loadDataset('builtin');
     const c = dataset.cases.find((x) => x.id === 'tip-calculator_P-MIN')!;
