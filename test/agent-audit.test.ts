@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
 import { checkTrajectory } from '../agent/trajectory.js';
@@ -8,7 +10,9 @@ import { caseResults } from '../reporters/metrics.js';
 import { EpisodeAnnotationSchema } from '../reporters/protocol.js';
 import { buildReport } from '../reporters/report.js';
 import { ReportSchema } from '../reporters/report-schema.js';
-import { agentTestbed, episode, fakeClient, PNG_SIGNATURE, sentImages, SITE } from './agent-support.js';
+import { resolveAgent } from '../agent/registry.js';
+import { getEpisode } from '../fixtures/episode-cache.js';
+import { agentTestbed, episode, fakeClient, makeCase, PNG_SIGNATURE, scriptedUser, sentImages, SITE, tempDir } from './agent-support.js';
 import { episodeAnnotation, records } from './report-support.js';
 
 const bed = agentTestbed();
@@ -74,5 +78,14 @@ describe('verify audits in the other protocols', () => {
     assert.equal(report.cases.find((c) => c.id === 'a_P-MIN')!.episodeStatus, 'verification-deadlock');
     assert.equal(caseResults(slots)[0]!.submitted, false);
     assert.equal(report.overall.submitRate, 1 / 3);
+  });
+
+  test('a cached trajectory is checked when read back: a bad status is named with its file', async () => {
+    const req = { case: makeCase(), agent: (await resolveAgent('null')).agent, browser: bed.browser, user: scriptedUser('x'), runDir: await tempDir('cache'), stepCap: 5 };
+    const first = await getEpisode(req);
+    assert.equal((await getEpisode(req)).cached, true);
+    const file = path.join(first.dir, 'trajectory.json');
+    await fs.writeFile(file, JSON.stringify({ ...first.trajectory, status: 'gave-up' }));
+    await assert.rejects(getEpisode(req), /trajectory\.json: field status/);
   });
 });
