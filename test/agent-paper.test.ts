@@ -196,7 +196,7 @@ describe('openai:paper, end to end against the fake server', () => {
       reply.text(`<boltArtifact id="b" title="b"><boltAction type="file" filePath="index.html">${SITE}</boltAction></boltArtifact>`),
       ...Array.from({ length: 12 }, () => reply.text(verify)),
     ];
-    const verdicts = ['fail', 'fail', 'pass', ...Array(limit).fill('fail')];
+    const verdicts = ['fail', 'pass', ...Array(limit).fill('fail')];
     let audits = 0;
     bed.fake.script((req) => {
       if (!schemaName(req)) return builder.shift()!;
@@ -212,9 +212,9 @@ describe('openai:paper, end to end against the fake server', () => {
     const { t } = await episode(agent, bed.browser, { c, stepCap: STEP_CAPS[c.difficulty] });
 
     assert.equal(t.status, 'verification-deadlock', t.error);
-    assert.equal(t.steps.length, 1 + 3 + limit);
-    assert.equal(t.counts.verify, 3 + limit);
-    assert.deepEqual(t.steps.slice(1).map((s) => s.audit!.failedInARow), [1, 2, 0, 1, 2, 3, 4, 5, 6]);
+    assert.equal(t.steps.length, 1 + 2 + limit);
+    assert.equal(t.counts.verify, 2 + limit);
+    assert.deepEqual(t.steps.slice(1).map((s) => s.audit!.failedInARow), [1, 0, 1, 2, 3, 4, 5, 6]);
     // The paper's post-mortem: the audit model reads the failed audits and the last frame; the builder never sees it.
     assert.deepEqual(t.deadlock, {
       failedInARow: 6,
@@ -224,9 +224,9 @@ describe('openai:paper, end to end against the fake server', () => {
     const postMortem = bed.fake.requests.find((r) => schemaName(r) === 'deadlock_analysis')!;
     assert.match(JSON.stringify(postMortem.body.messages), /The heading is green[\s\S]*blue, not green/);
     assert.equal(sentImages(postMortem).length, 1);
-    assert.equal(audits, 3 + limit);
-    assert.equal(bed.fake.requests.filter((r) => !schemaName(r)).length, 1 + 3 + limit, 'the builder is not asked again after the deadlock');
-    assert.deepEqual(t.copilotTokens, { promptTokens: 10 * (4 + limit), completionTokens: 5 * (4 + limit) });
+    assert.equal(audits, 2 + limit);
+    assert.equal(bed.fake.requests.filter((r) => !schemaName(r)).length, 1 + 2 + limit, 'the builder is not asked again after the deadlock');
+    assert.deepEqual(t.copilotTokens, { promptTokens: 10 * (3 + limit), completionTokens: 5 * (3 + limit) });
     // The builder read each failure with its findings.
     const builderReqs = bed.fake.requests.filter((r) => !schemaName(r));
     assert.match(JSON.stringify(builderReqs.at(-1)!.body.messages.at(-1)), /FAILED[\s\S]*blue, not green/);
