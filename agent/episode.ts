@@ -48,6 +48,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   let status: Trajectory['status'] = 'step-cap';
   let error: string | undefined;
   let questionBeforeCode = false;
+  /** Any file written yet (an implement, or files carried by a verify or submit reply). */
+  let coded = false;
   let deadlock: Trajectory['deadlock'];
   const verifier = new VerifyRunner({
     browser,
@@ -85,7 +87,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
         step.action = action.type;
         step.args = summariseArgs(action);
         counts[action.type]++;
-        if (action.type === 'clarify' && counts.implement === 0) questionBeforeCode = true;
+        if (action.type === 'clarify' && !coded) questionBeforeCode = true;
+        if (action.type === 'implement' || decision.writes?.length) coded = true;
         if ((action.type === 'verify' || action.type === 'submit') && decision.writes?.length) {
           // The paper's protocol writes a reply's files even when the reply verifies or finishes.
           const outcome = await ws.apply(decision.writes, []);
