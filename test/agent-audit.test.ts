@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
+import { parseArtifactReply } from '../agent/artifact-parser.js';
 import { checkTrajectory } from '../agent/trajectory.js';
 import { HarnessMessageSchema, parseAgentLine, toHarnessMessage } from '../agent/command-protocol.js';
 import { reply, schemaName, type FakeReply } from '../llm/fake-server.js';
@@ -53,6 +54,11 @@ describe('verify audits in the other protocols', () => {
     const answer = agentReqs[2]!.body.messages.find((m) => m.tool_call_id === 'call_verify');
     assert.match(String(answer?.content), /Visual audit of \/: FAILED[\s\S]*heading is blue[\s\S]*Failed audits in a row: 1 of 6/);
     assert.ok(sentImages(agentReqs[2]!)[0]!.subarray(0, 8).equals(PNG_SIGNATURE), 'the last frame goes back as a PNG outside the paper protocol');
+  });
+
+  test('artifact protocol: a <TestCriteria> block makes the verify an audit', () => {
+    const r = parseArtifactReply('<TestCriteria>\n1. The list shows three books.\n</TestCriteria>\n<screenshot_validated path="/list.html"/>');
+    assert.deepEqual('action' in r && r.action, { type: 'verify', path: '/list.html', criteria: '1. The list shows three books.' });
   });
 
   test('command protocol: verify takes criteria, the verified message carries the audit', () => {
