@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EpisodeStatusSchema } from '../protocol/enums.js';
-import type { Trajectory } from './trajectory.js';
+import { DeadlockSchema, StepExtrasSchema, type Trajectory } from './trajectory.js';
 
 const usage = z.object({ promptTokens: z.number(), completionTokens: z.number() });
 
@@ -29,6 +29,7 @@ export const TrajectorySchema = z.looseObject({
       observation: z.string(),
       latencyMs: z.number(),
       userTurn: z.looseObject({ question: z.string(), answer: z.string(), retrievedSlotIds: z.array(z.string()), tokens: z.object({ prompt: z.number(), completion: z.number() }) }).optional(),
+      ...StepExtrasSchema.shape,
     }),
   ),
   counts: z.object({ clarify: z.number(), implement: z.number(), verify: z.number(), submit: z.number(), invalid: z.number() }),
@@ -37,6 +38,7 @@ export const TrajectorySchema = z.looseObject({
   files: z.array(z.string()),
   tokens: usage,
   copilotTokens: usage.optional(),
+  deadlock: DeadlockSchema.optional(),
 });
 
 /** Parses a trajectory file's text; the error names the file and the first field that does not fit. */
@@ -50,8 +52,18 @@ export function parseTrajectory(text: string, file: string): { ok: true; traject
   const parsed = TrajectorySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { ok: false, error: `${file}: field ${issue.path.join('.') || '(root)'}: ${issue.message}` };
+    // Name the step as a reader counts them, then the field inside it.
+    const [top, index, ...rest] = issue.path;
+    const where = top === 'steps' && typeof index === 'number' ? `step ${index}: field ${rest.join('.')}` : `field ${issue.path.join('.') || '(root)'}`;
+    return { ok: false, error: `${file}: ${where}: ${issue.message}` };
   }
   // The schema checked what the harness reads; the rest of the record is the trajectory as it was written.
   return { ok: true, trajectory: raw as Trajectory };
+}
+
+/** The same check for a caller that wants an exception (tests, tools reading one run folder). */
+export function checkTrajectory(raw: unknown, file: string): Trajectory {
+  const r = parseTrajectory(JSON.stringify(raw), file);
+  if (!r.ok) throw new Error(r.error);
+  return r.trajectory;
 }

@@ -27,8 +27,12 @@ export type SlotStatus = z.infer<typeof SlotStatusSchema>;
 /** A decided verdict: the only statuses that enter a rate. */
 export const isJudged = (s: { status: SlotStatus | string }): boolean => s.status === 'pass' || s.status === 'fail';
 
-/** How an episode ended: the agent submitted, ran out of steps, or the harness could not finish it. */
-export const EpisodeStatusSchema = z.enum(['submitted', 'step-cap', 'errored']);
+/**
+ * How an episode ended: the agent submitted, ran out of steps, failed its verify audits too many times in a
+ * row (6 / 8 / 10 by difficulty, as the paper's harness stops it), or the harness could not finish it.
+ */
+export const EPISODE_STATUSES = ['submitted', 'step-cap', 'verification-deadlock', 'errored'] as const;
+export const EpisodeStatusSchema = z.enum(EPISODE_STATUSES);
 export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
 
 /** The model roles of a run; each has its own endpoint, model and token account. */

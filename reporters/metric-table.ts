@@ -40,7 +40,7 @@ export const METRICS = [
   { key: 'pcr', title: 'PCR', unit: 'percent', digits: 1, definition: '1 if a question came before the first code', needs: '', value: (c) => rate(c.questionBeforeCode), show: { terminal: true, markdown: true, card: 'cases that asked before coding' } },
   { key: 'blindRate', title: 'blind', unit: 'percent', digits: 1, definition: 'the episode had no question and no verify step (`blindCases` counts them)', needs: '', value: (c) => rate(c.blind), show: { markdown: true } },
   { key: 'vbr', title: 'VBR', unit: 'percent', digits: 1, definition: '1 if the final page fails a deterministic visual check (horizontal overflow, overlapping text, broken images, console errors, blank or unreachable page); with a judge model the page is also scored 1-5', needs: '', value: (c) => rate(c.visualBug), show: { terminal: true, markdown: true, card: 'final pages with a visual bug' } },
-  { key: 'submitRate', title: 'submit', unit: 'percent', digits: 1, definition: '1 if the agent submitted (rather than hitting the step cap or erroring)', needs: '', value: (c) => rate(c.submitted), show: { markdown: true } },
+  { key: 'submitRate', title: 'submit', unit: 'percent', digits: 1, definition: '1 if the agent submitted (rather than hitting the step cap, a verification deadlock or erroring)', needs: '', value: (c) => rate(c.submitted), show: { markdown: true } },
   { key: 'linesOfCode', title: 'LOC', unit: 'number', digits: 0, definition: 'lines of code of the final workspace', needs: '', value: (c) => c.linesOfCode, show: { markdown: true } },
   { key: 'steps', title: 'steps', unit: 'number', digits: 2, definition: 'steps the episode took', needs: '', value: (c) => c.steps, show: { markdown: true } },
 ] as const satisfies readonly MetricRow[];
