@@ -13,6 +13,8 @@ export interface AdapterDeps {
   /** Where `command:` agents run and what environment they inherit (defaults: this process's). */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** The reference baseline's own dependency: a case's reference site folder (the only hidden data an adapter gets). */
+  referenceSite?: (caseId: string) => string | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from '../reporters/stats.js';
 import type { AssertionType, Case, CTech, Task } from '../slots/schema.js';
 import { agreementBy, agreementWithCi, type AgreementWithCi } from './calibration-stats.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { startSite } from '../agent/site.js';
+import { startSite } from '../site/site.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { runProbe } from '../judge/probe-runner.js';
 import { BuiltinTaskFileSchema } from '../slots/builtin-schema.js';
