@@ -5,7 +5,7 @@ import { processIo, UsageError, type CliIo } from './io.js';
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: () => Promise<Command>; help: string }> = {
-  dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json]' },
+  dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json] | dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] | dataset split <dataset> | dataset schema' },
   som: {
     run: async () => (await import('./som.js')).somCommand,
     help: 'som <url | file.html> [--json] [--out labelled.png] [--viewport WxH]',
