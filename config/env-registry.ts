@@ -2,7 +2,7 @@
  * Every `IWB_*` variable the harness knows, declared by the module that reads it (`declareEnv` returns the
  * name, so the declaration is the read site's constant). A family such as `IWB_<ROLE>_MODEL` is one
  * declaration with placeholders. The run refuses any other `IWB_*` variable and names the closest known
- * one, so a typo (`IWB_AGNET`) stops the run instead of being silently ignored.
+ * one, so a typo stops the run instead of being silently ignored.
  *
  * config/env-check.ts imports every module that declares; test/env-registry.test.ts scans the sources for
  * `IWB_` names that nothing declares, so a variable added without a declaration fails the project's tests.
