@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { ANNOTATION } from '../reporters/protocol.js';
-import { renderSummary } from '../reporters/html-summary.js';
+import { FILTER_SCRIPT_HASH, renderSummary } from '../reporters/html-summary.js';
 import IwbReporter from '../reporters/iwb-reporter.js';
 import { buildReport } from '../reporters/report.js';
 import { reportOf, type CaseSpec } from './report-support.js';
@@ -63,7 +64,11 @@ test('the summary shows the headline intervals and one bar pair per agent', () =
 
 test('untrusted case ids, agent names and findings are escaped; the page references nothing outside itself', () => {
   const html = renderSummary(reportOf(twoAgents()));
-  assert.ok(!html.includes('<script'), 'no script element at all');
+  const scripts = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)];
+  assert.equal(scripts.length, 1, 'one script element: the case filters');
+  assert.equal(`sha256-${createHash('sha256').update(scripts[0]![1]!).digest('base64')}`, FILTER_SCRIPT_HASH, 'the CSP allows exactly that script');
+  assert.ok(html.includes(`script-src '${FILTER_SCRIPT_HASH}'`));
+  assert.ok(!/fetch|XMLHttpRequest|import|WebSocket|\.src|location/.test(scripts[0]![1]!), 'the filter script reaches nothing');
   assert.ok(!html.includes('<img'), 'the agent name does not become an element');
   assert.ok(!html.includes('<svg onload'), 'the finding does not become an element');
   assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;_P-MIN'), 'the case id is shown, escaped');
