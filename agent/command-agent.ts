@@ -10,6 +10,8 @@ export interface CommandAgentOptions {
   stepTimeoutMs: number;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** How reports name this agent (IWB_AGENT_NAME); `command` by default. */
+  name?: string;
 }
 
 export const DEFAULT_COMMAND_STEP_TIMEOUT_MS = 300_000;
@@ -21,7 +23,7 @@ export const DEFAULT_COMMAND_STEP_TIMEOUT_MS = 300_000;
  */
 export function createCommandAgent(options: CommandAgentOptions): Agent {
   return {
-    name: 'command',
+    name: options.name ?? 'command',
     config: { kind: 'command', command: options.command, version: 1 },
     start: async () => new CommandSession(options),
   };
@@ -52,6 +54,10 @@ class CommandSession implements AgentSession {
     return parseAgentLine(await this.readLine());
   }
 
+  stderr(): string {
+    return this.proc.stderr();
+  }
+
   async close(): Promise<void> {
     this.proc.child.stdin?.end();
     await this.proc.kill(1000);
@@ -77,7 +83,12 @@ class CommandSession implements AgentSession {
         throw this.crash(`the agent program exited (${await this.proc.exited}) without answering`);
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw this.crash(`the agent program gave no answer within ${this.options.stepTimeoutMs} ms`);
+      if (left <= 0) {
+        throw this.crash(
+          `the agent program gave no answer within ${this.options.stepTimeoutMs} ms (IWB_AGENT_STEP_TIMEOUT_MS). If it did answer, the line may be ` +
+            'sitting in its stdout buffer: flush after every line (Python: print(..., flush=True) or python -u; C: fflush(stdout))',
+        );
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiter = () => {

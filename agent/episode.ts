@@ -87,6 +87,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
   } finally {
     await session?.close?.().catch(() => undefined);
+    const log = session?.stderr?.();
+    if (log) await fs.writeFile(path.join(dir, 'agent-stderr.log'), log).catch(() => undefined);
     await live.close();
   }
 

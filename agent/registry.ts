@@ -13,6 +13,8 @@ export interface AdapterDeps {
   /** Where `command:` agents run and what environment they inherit (defaults: this process's). */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** IWB_AGENT_NAME: how reports name a `command:` agent, so two programs are two rows, not two `command`s. */
+  agentName?: string;
 }
 
 /**

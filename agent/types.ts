@@ -19,6 +19,8 @@ export type Decision = ({ action: Action } | { invalid: string }) & {
 export interface AgentSession {
   next(observation: Observation): Promise<Decision>;
   close?(): Promise<void>;
+  /** What the agent wrote to stderr (command agents), kept as agent-stderr.log in the case folder. */
+  stderr?(): string;
 }
 
 /** What an adapter may see of a case. Only the `reference` baseline reads the task's reference site. */

@@ -33,6 +33,9 @@ export async function startRun(env: NodeJS.ProcessEnv = process.env, cwd = proce
     const roles = readRoles(env);
     readJudgeSettings(env);
     if (!settings.chromium) throw new StartError(NO_CHROMIUM_HINT);
+    if (settings.agentName && !settings.agent.trim().startsWith('command:')) {
+      throw new StartError(`environment variable IWB_AGENT_NAME names a command: agent, but IWB_AGENT is ${JSON.stringify(settings.agent || 'reference (the default)')}; other agents are named by their adapter and model`);
+    }
     const dataset = await loadDataset(settings.dataset, cwd);
     const slots = dataset.cases.flatMap((c) => c.slots);
     const unprobed = slots.filter((s) => !s.probe).length;
@@ -45,7 +48,7 @@ export async function startRun(env: NodeJS.ProcessEnv = process.env, cwd = proce
     }
     const agent = settings.agent.trim() === '' ? `${DEFAULT_AGENT} (the default: set IWB_AGENT, e.g. openai or command:<cmd>, to run your own)` : settings.agent;
     const notes = [
-      `agent ${agent}${roles.agent ? ` · agent model ${roles.agent.model}` : ''}`,
+      `agent ${agent}${settings.agentName ? ` named ${settings.agentName}` : ''}${roles.agent ? ` · agent model ${roles.agent.model}` : ''}`,
       `judge ${roles.judge ? `probes, then ${roles.judge.model} for slots without one` : 'probes only (offline; IWB_JUDGE_MODEL judges slots without a probe)'}`,
       `browser ${describeChromium({ path: settings.chromium, source: settings.chromiumSource! })}`,
       ...(!roles.judge && unprobed > 0 ? [`warning ${unprobed} of ${slots.length} slots have no probe and no judge model: they will be unjudged`] : []),

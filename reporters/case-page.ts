@@ -51,7 +51,8 @@ function episode(v: CaseView, shots: ReadonlyMap<string, string>): string {
   if (!t) return `<p class="empty">${esc(v.trajectoryNote ?? 'no trajectory')}</p>`;
   const status = `<p>Episode <b>${esc(t.status)}</b> after ${t.steps.length} of ${t.stepCap} steps in ${(t.durationMs / 1000).toFixed(1)} s; ${t.counts.clarify} questions, ${t.counts.implement} implements, ${t.counts.verify} verifies${t.questionBeforeCode ? ', asked before coding' : ''}; ${t.linesOfCode} lines of code in ${t.files.length} files.</p>`;
   const error = t.error ? `<pre class="bad">${esc(t.error)}</pre>` : '';
-  return `${status}${error}<ol class="steps">${t.steps.map((s) => step(s, shots)).join('')}</ol>`;
+  const stderr = shots.get('stderr');
+  return `${status}${error}${stderr ? `<p><a href="${esc(stderr)}">the agent's stderr</a></p>` : ''}<ol class="steps">${t.steps.map((s) => step(s, shots)).join('')}</ol>`;
 }
 
 function slots(v: CaseView, shots: ReadonlyMap<string, string>): string {

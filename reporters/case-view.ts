@@ -95,6 +95,7 @@ export async function copyCaseAssets(view: CaseView, reportDir: string): Promise
   if (view.runFolder && view.trajectory) {
     for (const step of view.trajectory.steps) if (step.screenshot) await put(`step:${step.index}`, `step-${step.index}.png`, { path: path.join(view.runFolder, step.screenshot) });
     await put('final', 'final.png', { path: path.join(view.runFolder, 'final.png') });
+    await put('stderr', 'agent-stderr.log', { path: path.join(view.runFolder, 'agent-stderr.log') });
   }
   for (const r of view.records) {
     for (const [i, img] of r.images.entries()) await put(`slot:${r.slotId}:${i}`, `judge-${r.slotId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${i}.png`, img);

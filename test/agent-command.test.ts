@@ -65,6 +65,7 @@ describe('the command adapter', () => {
       const { t } = await episode(agent, browser);
       assert.equal(t.status, 'errored');
       assert.match(t.error ?? '', /gave no answer within 1000 ms/);
+      assert.match(t.error ?? '', /flush after every line/, 'the usual cause is named');
       // On a loaded machine the program may be killed before it got to write its pid: then nothing runs either.
       const pid = Number(await fs.readFile(pidFile, 'utf8').catch(() => '0'));
       const stat = pid ? await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => 'gone') : 'gone';

@@ -60,6 +60,7 @@ test('case viewer: a run with a scripted judge model gets a page per case, every
   const run = await playwright(['test', '--project=p-min', '--workers=1', '--reporter=html,./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'test-results')], {
     IWB_DATASET: dataset,
     IWB_AGENT: 'command:node examples/echo-agent.mjs',
+    IWB_AGENT_NAME: 'echo',
     IWB_RUN_DIR: path.join(tmp, 'runs'),
     IWB_REPORT_DIR: reportDir,
     IWB_JUDGE_MODEL: 'fake-judge',
@@ -68,10 +69,11 @@ test('case viewer: a run with a scripted judge model gets a page per case, every
     PLAYWRIGHT_HTML_OUTPUT_DIR: htmlDir,
   });
   assert.equal(run.status, 1, `s2 fails:\n${run.output.slice(-3000)}`);
-  assert.match(run.output, /\[iwb\] agent command:node examples\/echo-agent\.mjs/, 'the agent is announced at the start');
+  assert.match(run.output, /\[iwb\] agent command:node examples\/echo-agent\.mjs named echo/, 'the agent is announced at the start');
   assert.match(run.output, /\[iwb\] Partial run: 1 of 2 cases of the dataset/);
 
   const report = JSON.parse(await fs.readFile(path.join(reportDir, 'report.json'), 'utf8')) as Report;
+  assert.deepEqual(report.meta.agents, ['echo'], 'IWB_AGENT_NAME names the command agent in reports');
   assert.deepEqual(report.meta.partial, { casesRun: 1, casesInDataset: 2, interrupted: false, reason: '1 of 2 cases of the dataset (filtered by --project, --grep or --shard)' });
   const summary = await fs.readFile(path.join(reportDir, 'summary.html'), 'utf8');
   assert.match(summary, /Partial run: 1 of 2 cases/);
@@ -83,7 +85,7 @@ test('case viewer: a run with a scripted judge model gets a page per case, every
     const html = await fs.readFile(page, 'utf8');
     assert.ok(!/<script/i.test(html), 'a case page has no script');
     assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
-    for (const want of ['A page that repeats my request.', 'Build a page titled &quot;Echo agent&quot;', 'What is the most important thing the page should show?', 'EVIDENCE-s1', 'EVIDENCE-s2', 'llm-som:fake-judge', 'index.html', 'expect: There is no sign-up form']) {
+    for (const want of ['A page that repeats my request.', 'Build a page titled &quot;Echo agent&quot;', 'What is the most important thing the page should show?', 'EVIDENCE-s1', 'EVIDENCE-s2', 'llm-som:fake-judge', 'index.html', 'expect: There is no sign-up form', "the agent's stderr"]) {
       assert.ok(html.includes(want), `the case page shows ${want}`);
     }
     for (const link of hrefs(html)) assert.ok(existsSync(path.resolve(path.dirname(page), link)), `${link} resolves`);
