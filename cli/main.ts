@@ -6,6 +6,7 @@ import { DatasetError } from '../slots/errors.js';
 import { CONFIG_USAGE } from './config.js';
 import { datasetCommand } from './dataset.js';
 import { INIT_USAGE } from './init.js';
+import { PROTOCOL_USAGE } from './protocol.js';
 import { processIo, UsageError, type CliIo } from './io.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     usesConfig: true,
   },
   config: { run: async () => (await import('./config.js')).configCommand, help: CONFIG_USAGE.replace(/^usage: iwb /, '') },
+  protocol: { run: async () => (await import('./protocol.js')).protocolCommand, help: PROTOCOL_USAGE.replace(/^usage: iwb /, '') },
   init: { run: async () => (await import('./init.js')).initCommand, help: INIT_USAGE.replace(/^usage: iwb /, '') },
 };
 
