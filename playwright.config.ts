@@ -8,7 +8,7 @@ import { personaTag } from './specs/cases.js';
 /** Every variable, the config file and the browser are checked here, before any test; a mistake is one message. */
 async function start(): Promise<StartedRun> {
   try {
-    return await startRun();
+    return await startRun(process.env, process.cwd(), { worker: Boolean(process.env.TEST_WORKER_INDEX) });
   } catch (e) {
     if (!isUserError(e)) throw e;
     process.stderr.write(`[iwb] ${e.message}\n`);

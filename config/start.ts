@@ -25,7 +25,7 @@ export interface StartedRun {
  * value (settings, roles, judge), and a browser. Reading all of them here, in the runner, turns a bad
  * value into one message at start instead of one error per test in every worker.
  */
-export async function startRun(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<StartedRun> {
+export async function startRun(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), opts: { worker?: boolean } = {}): Promise<StartedRun> {
   try {
     checkEnv(env);
     const config = await applyConfigFile(env, cwd);
@@ -36,13 +36,13 @@ export async function startRun(env: NodeJS.ProcessEnv = process.env, cwd = proce
     if (settings.agentName && !settings.agent.trim().startsWith('command:')) {
       throw new StartError(`environment variable IWB_AGENT_NAME names a command: agent, but IWB_AGENT is ${JSON.stringify(settings.agent || 'reference (the default)')}; other agents are named by their adapter and model`);
     }
-    const dataset = await loadDataset(settings.dataset, cwd);
-    const slots = dataset.cases.flatMap((c) => c.slots);
+    // Workers load the config again; the runner has checked the dataset (1-2 s for the public release) already.
+    const slots = opts.worker ? [] : (await loadDataset(settings.dataset, cwd)).cases.flatMap((c) => c.slots);
     const unprobed = slots.filter((s) => !s.probe).length;
     // Without a judge, a slot with no probe is skipped: a run of such a dataset would spend the agent's tokens for nothing.
     if (!roles.judge && slots.length > 0 && unprobed === slots.length) {
       throw new StartError(
-        `dataset ${dataset.source} has no probes, so every slot needs a judge model and none is set: ` +
+        `dataset ${settings.dataset} has no probes, so every slot needs a judge model and none is set: ` +
           'set IWB_JUDGE_MODEL (and IWB_JUDGE_BASE_URL / IWB_JUDGE_API_KEY, or roles.judge in iwb.config.ts) before running it',
       );
     }

@@ -57,18 +57,21 @@ test('case viewer: a run with a scripted judge model gets a page per case, every
   fake.script(judgeModel);
   const reportDir = path.join(tmp, 'report');
   const htmlDir = path.join(tmp, 'playwright-report');
+  // The agent and the judge come from a config file, read by playwright.config.ts and passed to its workers.
+  const config = path.join(tmp, 'iwb.config.json');
+  await fs.writeFile(config, JSON.stringify({ agent: 'command:node examples/echo-agent.mjs', agentName: 'echo', roles: { judge: { model: 'fake-judge', baseURL: fake.baseURL, apiKeyEnv: 'CASE_VIEWER_JUDGE_KEY' } } }));
   const run = await playwright(['test', '--project=p-min', '--workers=1', '--reporter=html,./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'test-results')], {
+    IWB_CONFIG: config,
+    IWB_AGENT: '',
+    CASE_VIEWER_JUDGE_KEY: 'test-key',
     IWB_DATASET: dataset,
-    IWB_AGENT: 'command:node examples/echo-agent.mjs',
-    IWB_AGENT_NAME: 'echo',
     IWB_RUN_DIR: path.join(tmp, 'runs'),
     IWB_REPORT_DIR: reportDir,
-    IWB_JUDGE_MODEL: 'fake-judge',
-    IWB_JUDGE_BASE_URL: fake.baseURL,
-    IWB_JUDGE_API_KEY: 'test-key',
     PLAYWRIGHT_HTML_OUTPUT_DIR: htmlDir,
   });
   assert.equal(run.status, 1, `s2 fails:\n${run.output.slice(-3000)}`);
+  assert.ok(fake.requests.length > 0 && fake.requests.every((r) => r.headers.authorization === 'Bearer test-key'), 'the judge key came from the variable the file names');
+  assert.ok(!run.output.includes('test-key'), 'the key is never printed');
   assert.match(run.output, /\[iwb\] agent command:node examples\/echo-agent\.mjs named echo/, 'the agent is announced at the start');
   assert.match(run.output, /\[iwb\] Partial run: 1 of 2 cases of the dataset/);
 
