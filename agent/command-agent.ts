@@ -1,6 +1,6 @@
-import { agentEnvironment } from './child-env.js';
+import { agentEnvironment } from '../sandbox/child-env.js';
 import { parseAgentLine, toHarnessMessage } from './command-protocol.js';
-import { spawnGroup, tail, type GroupProcess } from './process-group.js';
+import { spawnGroup, tail, type GroupProcess } from '../sandbox/process-group.js';
 import { AgentCrash, type Agent, type AgentSession, type Decision } from './types.js';
 
 export interface CommandAgentOptions {

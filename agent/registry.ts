@@ -15,6 +15,8 @@ export interface AdapterDeps {
   env?: NodeJS.ProcessEnv;
   /** IWB_AGENT_NAME: how reports name a `command:` agent, so two programs are two rows, not two `command`s. */
   agentName?: string;
+  /** The reference baseline's own dependency: a case's reference site folder (the only hidden data an adapter gets). */
+  referenceSite?: (caseId: string) => string | undefined;
 }
 
 /**

@@ -6,8 +6,10 @@ import { declareEnv, declarePlaceholder } from '../config/env-registry.js';
  * model as the simulated user, a hosted one as the agent); the OPENAI_* pair is the shared fallback.
  * A role with no model is simply not configured: callers take that as "work offline" for that role.
  */
-export const ROLES = ['agent', 'user', 'judge', 'copilot', 'operator'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from '../protocol/enums.js';
+
+export { ROLES, type Role } from '../protocol/enums.js';
+
 declarePlaceholder('ROLE', ROLES.map((r) => r.toUpperCase()));
 
 export interface RoleConfig {

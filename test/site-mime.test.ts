@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { contentTypeOf, serveStatic } from '../agent/site-server.js';
+import { contentTypeOf, serveStatic } from '../site/site-server.js';
 
 test('static site server: the usual types (wasm, fonts, media, modules, manifests) from a maintained table', async () => {
   const expected: Record<string, string> = {

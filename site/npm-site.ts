@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { findBuildOutput, portArgs, urlsInOutput, type NpmProject, type StartScript } from './npm-project.js';
-import { runToEnd, spawnGroup, tail } from './process-group.js';
+import { runToEnd, spawnGroup, tail } from '../sandbox/process-group.js';
 import { serveStatic } from './site-server.js';
 import type { ResolvedSiteOptions, StartedSite } from './site.js';
 
