@@ -23,8 +23,18 @@ function instructions(v: CaseView): string {
 <h3>Degradation record</h3>${degradation}`;
 }
 
+/** A verify step's audit: the criteria, the verdict, and each copilot turn with the frame it saw. */
+function audit(s: TrajectoryStep, shots: ReadonlyMap<string, string>): string {
+  const a = s.audit;
+  if (!a) return '';
+  const turns = a.turns
+    .map((t, i) => `<li>${esc(t.action)}: ${esc(t.outcome)}<br><span class="meta">${esc(t.thought)}</span>${t.frame ? img(shots.get(`audit:${s.index}:${i}`), `audit frame ${i + 1}`) : ''}</li>`)
+    .join('');
+  return `<div class="audit"><p><b>Audit by ${esc(a.model)}: <span class="status ${a.passed ? 'pass' : 'fail'}">${a.passed ? 'passed' : a.error ? 'could not run' : 'failed'}</span></b> (${a.failedInARow} of ${a.failureLimit} failed in a row)</p><details><summary>criteria</summary><pre>${esc(a.criteria)}</pre></details><pre>${esc(a.report)}</pre><ol>${turns}</ol></div>`;
+}
+
 function step(s: TrajectoryStep, shots: ReadonlyMap<string, string>): string {
-  const head = `<div class="head"><b>${s.index}. ${esc(s.action)}</b> <span class="meta">${s.latencyMs} ms${s.usage ? ` · ${s.usage.promptTokens}+${s.usage.completionTokens} tokens` : ''}</span></div>`;
+  const head = `<div class="head"><b>${s.index}. ${esc(s.action)}</b> <span class="meta">${s.latencyMs} ms${s.usage ? ` · ${s.usage.promptTokens}+${s.usage.completionTokens} tokens` : ''}</span></div>${s.reasoning ? `<details><summary>reasoning</summary><pre>${esc(s.reasoning.slice(0, 4000))}</pre></details>` : ''}`;
   let body = '';
   if (s.action === 'clarify') {
     const t = s.userTurn;
@@ -40,9 +50,9 @@ function step(s: TrajectoryStep, shots: ReadonlyMap<string, string>): string {
     body = `<table><tr><th>file</th><th>bytes</th></tr>${files.map((f) => `<tr><td>${esc(f.path)}</td><td class="num">${f.bytes}</td></tr>`).join('')}</table>${deletes.length ? `<p>deleted: ${deletes.map(esc).join(', ')}</p>` : ''}`;
     if (s.site?.problems.length) body += `<p class="bad">site problems: ${esc(s.site.problems.join('; '))}</p>`;
   } else if (s.action === 'verify') {
-    body = `<p>looked at <code>${esc(String(s.args.path ?? '/'))}</code></p>${img(shots.get(`step:${s.index}`), `verify screenshot, step ${s.index}`)}`;
+    body = `<p>looked at <code>${esc(String(s.args.path ?? '/'))}</code></p>${img(shots.get(`step:${s.index}`), `verify screenshot, step ${s.index}`)}${audit(s, shots)}`;
   } else if (s.action === 'invalid') body = `<p class="bad">${esc(String(s.args.reason ?? 'unreadable reply'))}</p>`;
-  const observation = s.action === 'verify' || s.action === 'clarify' ? '' : s.observation ? `<details><summary>observation</summary><pre>${esc(s.observation.slice(0, 4000))}</pre></details>` : '';
+  const observation = s.action === 'verify' || s.action === 'clarify' || s.action === 'submit' ? '' : s.observation ? `<details><summary>observation</summary><pre>${esc(s.observation.slice(0, 4000))}</pre></details>` : '';
   return `<li class="step ${esc(s.action)}">${head}${body}${observation}</li>`;
 }
 
@@ -51,8 +61,10 @@ function episode(v: CaseView, shots: ReadonlyMap<string, string>): string {
   if (!t) return `<p class="empty">${esc(v.trajectoryNote ?? 'no trajectory')}</p>`;
   const status = `<p>Episode <b>${esc(t.status)}</b> after ${t.steps.length} of ${t.stepCap} steps in ${(t.durationMs / 1000).toFixed(1)} s; ${t.counts.clarify} questions, ${t.counts.implement} implements, ${t.counts.verify} verifies${t.questionBeforeCode ? ', asked before coding' : ''}; ${t.linesOfCode} lines of code in ${t.files.length} files.</p>`;
   const error = t.error ? `<pre class="bad">${esc(t.error)}</pre>` : '';
+  const d = t.deadlock;
+  const deadlock = d ? `<p class="bad">Verification deadlock after ${d.failedInARow} failed audits in a row${d.analysis ? `: ${esc(d.analysis.category)}: ${esc(d.analysis.summary)}` : ''}</p>` : '';
   const stderr = shots.get('stderr');
-  return `${status}${error}${stderr ? `<p><a href="${esc(stderr)}">the agent's stderr</a></p>` : ''}<ol class="steps">${t.steps.map((s) => step(s, shots)).join('')}</ol>`;
+  return `${status}${error}${deadlock}${stderr ? `<p><a href="${esc(stderr)}">the agent's stderr</a></p>` : ''}<ol class="steps">${t.steps.map((s) => step(s, shots)).join('')}</ol>`;
 }
 
 function slots(v: CaseView, shots: ReadonlyMap<string, string>): string {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Trajectory } from '../agent/trajectory.js';
+import { parseTrajectory } from '../agent/trajectory-schema.js';
 import type { Case, Degradation } from '../slots/schema.js';
 import type { SlotRecord } from './metrics.js';
 import type { CaseResult } from './report-schema.js';
@@ -67,9 +68,14 @@ export async function gatherCaseViews(
       if (!runFolder) view.trajectoryNote = 'no episode was recorded for this case (its episode never ran, or the run predates the case viewer)';
       else {
         view.runFolder = runFolder;
-        const text = await fs.readFile(path.join(runFolder, 'trajectory.json'), 'utf8').catch(() => null);
+        const file = path.join(runFolder, 'trajectory.json');
+        const text = await fs.readFile(file, 'utf8').catch(() => null);
         if (text === null) view.trajectoryNote = `the run folder ${runFolder} is not on this machine (merged from another?): copy it here to see the conversation`;
-        else view.trajectory = JSON.parse(text) as Trajectory;
+        else {
+          const parsed = parseTrajectory(text, file);
+          if (parsed.ok) view.trajectory = parsed.trajectory;
+          else view.trajectoryNote = parsed.error;
+        }
       }
       return view;
     }),
@@ -93,7 +99,12 @@ export async function copyCaseAssets(view: CaseView, reportDir: string): Promise
     if (ok) out.set(key, rel(name));
   };
   if (view.runFolder && view.trajectory) {
-    for (const step of view.trajectory.steps) if (step.screenshot) await put(`step:${step.index}`, `step-${step.index}.png`, { path: path.join(view.runFolder, step.screenshot) });
+    for (const step of view.trajectory.steps) {
+      if (step.screenshot) await put(`step:${step.index}`, `step-${step.index}.png`, { path: path.join(view.runFolder, step.screenshot) });
+      for (const [i, turn] of (step.audit?.turns ?? []).entries()) {
+        if (turn.frame) await put(`audit:${step.index}:${i}`, `audit-${step.index}-${i}.png`, { path: path.join(view.runFolder, turn.frame) });
+      }
+    }
     await put('final', 'final.png', { path: path.join(view.runFolder, 'final.png') });
     await put('stderr', 'agent-stderr.log', { path: path.join(view.runFolder, 'agent-stderr.log') });
   }
