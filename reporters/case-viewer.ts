@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { loadDataset } from '../slots/load.js';
-import type { Case } from '../slots/schema.js';
+import type { Dataset } from '../slots/schema.js';
 import { renderCasePage } from './case-page.js';
 import { copyCaseAssets, gatherCaseViews, type SlotExtras } from './case-view.js';
 import type { SlotRecord } from './metrics.js';
@@ -12,14 +12,14 @@ import type { Report } from './report-schema.js';
  * which links to them. The dataset is loaded again for the instructions; when it cannot be (a merge on
  * another machine), the pages say so and show the rest.
  */
-export async function writeCasePages(reportDir: string, report: Report, records: readonly (SlotRecord & SlotExtras)[], dataset: string): Promise<{ pages: number; note?: string }> {
-  let cases: Map<string, Case> | undefined;
-  let note: string | undefined;
-  try {
-    cases = new Map((await loadDataset(dataset)).cases.map((c) => [c.id, c]));
-  } catch (e) {
-    note = `dataset ${dataset} not loaded for the case pages: ${(e as Error).message.split('\n')[0]}`;
-  }
+export async function writeCasePages(
+  reportDir: string,
+  report: Report,
+  records: readonly (SlotRecord & SlotExtras)[],
+  dataset: Dataset | { error: string },
+): Promise<{ pages: number; note?: string }> {
+  const cases = 'error' in dataset ? undefined : new Map(dataset.cases.map((c) => [c.id, c]));
+  const note = 'error' in dataset ? dataset.error : undefined;
   const dir = path.join(reportDir, 'cases');
   // A page per case of this report only: pages of an earlier run's cases would be linked from nowhere.
   await fs.rm(dir, { recursive: true, force: true });
@@ -30,6 +30,15 @@ export async function writeCasePages(reportDir: string, report: Report, records:
     await fs.writeFile(path.join(reportDir, v.href), renderCasePage(v, shots));
   }
   return { pages: views.length, ...(note ? { note } : {}) };
+}
+
+/** The run's dataset for the case pages and the coverage count, or why it could not be read here. */
+export async function datasetForPages(source: string): Promise<Dataset | { error: string }> {
+  try {
+    return await loadDataset(source);
+  } catch (e) {
+    return { error: `dataset ${source} not loaded for the case pages: ${(e as Error).message.split('\n')[0]}` };
+  }
 }
 
 /** The case pages go wherever summary.html goes (the Playwright HTML report's folder too). */

@@ -6,10 +6,9 @@ import { renderSummary } from './html-summary.js';
 import { scoreCase, type SlotRecord } from './metrics.js';
 import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from '../protocol/annotations.js';
 import { buildReport } from './report.js';
-import { copyCasePages, writeCasePages } from './case-viewer.js';
+import { copyCasePages, datasetForPages, writeCasePages } from './case-viewer.js';
 import type { SlotExtras } from './case-view.js';
 import { partialReason, runHealth } from './run-health.js';
-import { loadDataset } from '../slots/load.js';
 import { readSettings } from '../config/settings.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
@@ -110,7 +109,8 @@ export default class IwbReporter implements Reporter {
     );
     const firstError = records.find((r) => r.status === 'errored')?.evidence;
     if (firstError) report.meta.firstError = firstError.slice(0, 1000);
-    const inDataset = await loadDataset(this.dataset).then((d) => d.cases.length, () => null);
+    const dataset = await datasetForPages(this.dataset);
+    const inDataset = 'error' in dataset ? null : dataset.cases.length;
     const casesRun = new Set(records.map((r) => r.caseId)).size;
     const interrupted = result.status === 'interrupted' || result.status === 'timedout' || this.done.size < this.total;
     const reason = partialReason(casesRun, inDataset, interrupted);
@@ -124,7 +124,7 @@ export default class IwbReporter implements Reporter {
     const html = await fs.stat(path.join(this.htmlReportDir, 'index.html')).catch(() => null);
     const served = html && html.mtimeMs >= this.started - 2000 ? path.join(this.htmlReportDir, 'summary.html') : null;
     const withExtras = [...this.last].flatMap(([id, r]) => (r ? [{ ...r, ...(this.extras.get(id) ?? { images: [] }) }] : []));
-    const pages = await writeCasePages(this.outputDir, report, withExtras, this.dataset);
+    const pages = await writeCasePages(this.outputDir, report, withExtras, dataset);
     if (served) {
       await fs.copyFile(summary, served);
       await copyCasePages(this.outputDir, this.htmlReportDir);
