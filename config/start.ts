@@ -3,6 +3,7 @@ import { checkEnv, EnvError } from './env-check.js';
 import { applyConfigFile, ConfigFileError, type ResolvedConfig } from './file.js';
 import { readSettings, type Settings } from './settings.js';
 import { readJudgeSettings } from '../judge/settings.js';
+import { loadPriceTable } from '../llm/cost.js';
 import { readRoles } from '../llm/roles.js';
 import { DEFAULT_AGENT } from '../agent/registry.js';
 import { DatasetError } from '../slots/errors.js';
@@ -32,6 +33,11 @@ export async function startRun(env: NodeJS.ProcessEnv = process.env, cwd = proce
     const settings = readSettings(env, cwd);
     const roles = readRoles(env);
     readJudgeSettings(env);
+    try {
+      loadPriceTable(settings.prices);
+    } catch (e) {
+      throw new StartError((e as Error).message);
+    }
     if (!settings.chromium) throw new StartError(NO_CHROMIUM_HINT);
     if (settings.agentName && !settings.agent.trim().startsWith('command:')) {
       throw new StartError(`environment variable IWB_AGENT_NAME names a command: agent, but IWB_AGENT is ${JSON.stringify(settings.agent || 'reference (the default)')}; other agents are named by their adapter and model`);

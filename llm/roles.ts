@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { declareEnv, declarePlaceholder } from '../config/env-registry.js';
 
+import { ROLES, type Role } from '../protocol/enums.js';
+
+export { ROLES, type Role } from '../protocol/enums.js';
+
 /**
  * Which model plays which part. Each role reads its own variables so a run can mix endpoints (a local
  * model as the simulated user, a hosted one as the agent); the OPENAI_* pair is the shared fallback.
  * A role with no model is simply not configured: callers take that as "work offline" for that role.
  */
-import { ROLES, type Role } from '../protocol/enums.js';
-
-export { ROLES, type Role } from '../protocol/enums.js';
-
 declarePlaceholder('ROLE', ROLES.map((r) => r.toUpperCase()));
 
 export interface RoleConfig {

@@ -108,6 +108,13 @@ test('case viewer: a run with a scripted judge model gets a page per case, every
         await assert.doesNotReject(im.evaluate((e: HTMLImageElement) => (e.complete && e.naturalWidth > 0 ? true : new Promise((ok, no) => { e.onload = ok; e.onerror = no; }))));
       }
       assert.deepEqual(requests.filter((u) => !u.startsWith('file://')), [], 'nothing but local files');
+      // The summary's one script runs under its CSP (allowed by hash): the filters work from disk.
+      await p.goto(`file://${path.join(reportDir, 'summary.html')}`);
+      assert.equal(await p.locator('#shown').textContent(), '1 of 1 cases');
+      await p.selectOption('select[data-filter="status"]', 'failed');
+      assert.equal(await p.locator('#shown').textContent(), '1 of 1 cases', 's2 failed, so the case is failed');
+      await p.locator('table.cases a').first().click();
+      assert.equal(p.url(), `file://${page}`, 'the link opens the case page');
     } finally {
       await browser.close();
     }

@@ -68,6 +68,9 @@ test('run start: a typo, a bad value, a missing judge for a probe-less dataset e
   await assert.rejects(startRun({ IWB_AGNET: 'openai' }, dir), (e: Error) => e instanceof EnvError && /did you mean IWB_AGENT\?/.test(e.message));
   await assert.rejects(startRun({ IWB_WORKERS: 'abc' }, dir), (e: Error) => e instanceof StartError && /IWB_WORKERS/.test(e.message));
   await assert.rejects(startRun({ IWB_JUDGE_MODE: 'both' }, dir), (e: Error) => e instanceof StartError && /IWB_JUDGE_MODE/.test(e.message));
+  await assert.rejects(startRun({ IWB_PRICES: '{nope' }, dir), (e: Error) => e instanceof StartError && /IWB_PRICES/.test(e.message));
+  await assert.rejects(startRun({ IWB_AGENT_NAME: 'mine' }, dir), (e: Error) => e instanceof StartError && /IWB_AGENT_NAME names a command: agent/.test(e.message));
+  await assert.rejects(startRun({ IWB_CHROMIUM: '/no/such/chrome' }, dir), (e: Error) => /IWB_CHROMIUM: no such file/.test(e.message));
   const started = await startRun({}, dir);
   assert.match(started.notes.join('\n'), /agent reference \(the default/);
   assert.match(started.notes.join('\n'), /browser \//);
