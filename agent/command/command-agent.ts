@@ -1,7 +1,7 @@
-import { agentEnvironment } from '../sandbox/child-env.js';
+import { agentEnvironment } from '../../sandbox/child-env.js';
 import { parseAgentLine, toHarnessMessage } from './command-protocol.js';
-import { spawnGroup, tail, type GroupProcess } from '../sandbox/process-group.js';
-import { AgentCrash, type Agent, type AgentSession, type Decision } from './types.js';
+import { spawnGroup, tail, type GroupProcess } from '../../sandbox/process-group.js';
+import { AgentCrash, type Agent, type AgentSession, type Decision } from '../types.js';
 
 export interface CommandAgentOptions {
   /** A shell command line, run with /bin/sh in `cwd`. */
