@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { protocolJsonSchemaText } from '../agent/protocol-json-schema.js';
+import { protocolJsonSchemaText } from '../agent/command/protocol-json-schema.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
 export const PROTOCOL_USAGE = 'usage: iwb protocol schema [--out file.json]\n  the command-agent protocol as JSON Schema, generated from the zod schemas the harness enforces';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
-import { protocolJsonSchemaText } from '../agent/protocol-json-schema.js';
+import { protocolJsonSchemaText } from '../agent/command/protocol-json-schema.js';
 import { resolveAgent } from '../agent/registry.js';
 import { episode, launchBrowser, removeTempDirs, scriptedUser } from './agent-support.js';
 

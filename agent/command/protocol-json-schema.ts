@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionSchema } from './actions.js';
+import { ActionSchema } from '../actions.js';
 import { AgentUsageSchema, HarnessMessageSchema, PROTOCOL_VERSION } from './command-protocol.js';
 
 /**
