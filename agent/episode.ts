@@ -44,14 +44,16 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   let status: Trajectory['status'] = 'step-cap';
   let error: string | undefined;
   let questionBeforeCode = false;
+  let tokensSelfReported = false;
 
   let session;
   try {
-    session = await agent.start({ case: c, browser });
+    session = await agent.start({ case: c, browser, workspace: ws.root, shotsDir: path.join(dir, 'shots') });
     let observation: Observation = { type: 'start', instruction: c.instruction, stepsLeft: stepCap };
     for (let index = 0; index < stepCap; index++) {
       const t0 = Date.now();
       const decision = await session.next(observation);
+      if (decision.usageSelfReported && decision.usage) tokensSelfReported = true;
       tokens.promptTokens += decision.usage?.promptTokens ?? 0;
       tokens.completionTokens += decision.usage?.completionTokens ?? 0;
       copilotTokens.promptTokens += decision.copilotUsage?.promptTokens ?? 0;
@@ -108,6 +110,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     linesOfCode: await linesOfCode(ws),
     files: await ws.list(),
     tokens,
+    ...(tokensSelfReported ? { tokensSelfReported } : {}),
     ...(copilotTokens.promptTokens + copilotTokens.completionTokens > 0 ? { copilotTokens } : {}),
   };
 

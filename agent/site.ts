@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { siteEnvironment } from './child-env.js';
+import { siteEnvironment } from '../sandbox/env.js';
 import { detectProject, findBuildOutput } from './npm-project.js';
 import { installIfNeeded, runScript } from './npm-site.js';
 import { serveErrorPage, serveStatic, type ServedSite } from './site-server.js';

@@ -39,5 +39,7 @@ export interface Trajectory {
   linesOfCode: number;
   files: string[];
   tokens: StepUsage;
+  /** The agent reported its own token counts (a `command:` agent): bounded per step, but not measured. */
+  tokensSelfReported?: boolean;
   copilotTokens?: StepUsage;
 }

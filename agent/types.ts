@@ -13,6 +13,8 @@ export type Decision = ({ action: Action } | { invalid: string }) & {
   copilotUsage?: StepUsage;
   /** Model-side reasoning or raw reply, kept in the trajectory for debugging. */
   note?: string;
+  /** The usage is the agent's own claim (a `command:` agent's report), not counted by the harness. */
+  usageSelfReported?: boolean;
 };
 
 /** An agent's session on one case. `next` gets every observation, starting with the instruction. */
@@ -25,6 +27,9 @@ export interface AgentSession {
 export interface AgentContext {
   case: Case;
   browser: Browser;
+  /** The episode's workspace and screenshot folders, which a sandboxed agent may read. */
+  workspace?: string;
+  shotsDir?: string;
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import { adapter as openai } from '../agent/adapters/openai.js';
-import { siteEnvironment } from '../agent/child-env.js';
+import { siteEnvironment } from '../sandbox/env.js';
 import { portArgs, urlsInOutput } from '../agent/npm-project.js';
 import { startSite, type SiteOptions } from '../agent/site.js';
 import { Workspace } from '../agent/workspace.js';

@@ -19,6 +19,7 @@ export const adapter: AdapterModule = {
       stepTimeoutMs: deps.commandStepTimeoutMs ?? DEFAULT_COMMAND_STEP_TIMEOUT_MS,
       cwd: deps.cwd ?? process.cwd(),
       env: deps.env ?? process.env,
+      ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     });
   },
 };
