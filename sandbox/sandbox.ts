@@ -51,6 +51,11 @@ export class Sandbox {
     readonly config: SandboxConfig,
   ) {}
 
+  /** Whether a server it runs has a network namespace of its own, reachable only through a PortBridge. */
+  get ownNetwork(): boolean {
+    return this.detected.isolation === 'bwrap';
+  }
+
   meta(): SandboxMeta {
     return { isolation: this.detected.isolation, detail: this.detected.detail };
   }
