@@ -9,6 +9,7 @@ import { checkPage, renderPage } from './render.js';
 import type { SiteOptions, StartedSite } from './site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 import type { Agent } from './types.js';
+import { getSandbox } from '../sandbox/sandbox.js';
 import { linesOfCode, Workspace } from './workspace.js';
 
 export interface EpisodeInput {
@@ -110,6 +111,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     linesOfCode: await linesOfCode(ws),
     files: await ws.list(),
     tokens,
+    sandbox: getSandbox().detected.isolation,
     ...(tokensSelfReported ? { tokensSelfReported } : {}),
     ...(copilotTokens.promptTokens + copilotTokens.completionTokens > 0 ? { copilotTokens } : {}),
   };

@@ -9,6 +9,7 @@ import { INNER_BRIDGE, openPortBridge, type PortBridge } from '../sandbox/port-b
 import { runToEnd, tail, type GroupProcess } from './process-group.js';
 import { serveStatic } from './site-server.js';
 import type { ResolvedSiteOptions, StartedSite } from './site.js';
+import { treeUsage } from './workspace.js';
 
 /**
  * Installing and starting an agent-written npm project. Every failure comes back as a `problem` string
@@ -28,6 +29,16 @@ export async function installIfNeeded(root: string, project: NpmProject, opts: R
   const r = await runToEnd(proc, opts.installTimeoutMs);
   if (r.timedOut) return `npm install timed out after ${Math.round(opts.installTimeoutMs / 1000)} s:\n${tail(proc.output())}`;
   if (r.code !== 0) return `npm install failed (exit ${r.code})${describeExit(r.code, proc.output(), opts.limits)}:\n${tail(proc.output())}`;
+  // The agent's writes are counted by the workspace; what its package.json pulled in is counted here.
+  const used = await treeUsage(path.join(root, 'node_modules'));
+  const max = opts.installLimits;
+  if (used.files > max.files || used.bytes > max.bytes) {
+    await fs.rm(path.join(root, 'node_modules'), { recursive: true, force: true });
+    return (
+      `npm install wrote ${used.files} files, ${Math.round(used.bytes / 2 ** 20)} MiB into node_modules, over the limit of ` +
+      `${max.files} files, ${Math.round(max.bytes / 2 ** 20)} MiB; node_modules was removed: declare fewer or smaller dependencies`
+    );
+  }
   await fs.mkdir(path.dirname(marker), { recursive: true });
   await fs.writeFile(marker, project.installKey);
   return null;

@@ -17,7 +17,16 @@ export interface SiteOptions {
   /** Where the site's processes run (default: the process's sandbox) and their bounds. */
   sandbox?: Sandbox;
   limits?: ResourceLimits;
+  /** How much an npm install may put into node_modules. */
+  installLimits?: InstallLimits;
 }
+
+export interface InstallLimits {
+  files: number;
+  bytes: number;
+}
+
+export const DEFAULT_INSTALL_LIMITS: InstallLimits = { files: 60_000, bytes: 1024 * 1024 * 1024 };
 
 export interface ResolvedSiteOptions {
   installTimeoutMs: number;
@@ -27,6 +36,7 @@ export interface ResolvedSiteOptions {
   env: Record<string, string>;
   sandbox: Sandbox;
   limits: ResourceLimits;
+  installLimits: InstallLimits;
 }
 
 export type SiteMode = 'static' | 'dev' | 'build' | 'start' | 'error';
@@ -55,6 +65,7 @@ export async function startSite(workspaceRoot: string, options: SiteOptions = {}
     env: siteEnvironment(options.env ?? process.env),
     sandbox: options.sandbox ?? getSandbox(),
     limits: options.limits ?? SITE_LIMITS,
+    installLimits: options.installLimits ?? DEFAULT_INSTALL_LIMITS,
   };
   const project = await detectProject(root);
   if (project.kind === 'static') {

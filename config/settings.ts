@@ -26,6 +26,10 @@ const SettingsSchema = z.object({
   stepCapOverride: z.coerce.number().int().positive().optional(),
   prices: z.string().optional(),
   agentStepTimeoutMs: z.coerce.number().int().positive().optional(),
+  /** Names of variables a `command:` agent gets (its own model key); nothing else of the environment. */
+  agentEnv: z.string().default(''),
+  /** Run untrusted processes unconfined when no sandbox is available (sandbox/detect.ts says what that exposes). */
+  unsafeNoSandbox: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -38,6 +42,8 @@ const VARIABLES: Record<keyof Settings, string> = {
   stepCapOverride: 'IWB_STEP_CAP',
   prices: 'IWB_PRICES',
   agentStepTimeoutMs: 'IWB_AGENT_STEP_TIMEOUT_MS',
+  agentEnv: 'IWB_AGENT_ENV',
+  unsafeNoSandbox: 'IWB_UNSAFE_NO_SANDBOX',
 };
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {

@@ -78,6 +78,8 @@ export const EpisodeAnnotationSchema = z.object({
   degraded: z.array(z.string()).nullable().default(null),
   usage: z.array(UsageEntrySchema).default([]),
   intent: IntentAnnotationSchema.optional(),
+  /** How the episode's untrusted processes were isolated (bwrap, user, none, refused). */
+  sandbox: z.string().optional(),
 });
 export type EpisodeAnnotation = z.infer<typeof EpisodeAnnotationSchema>;
 

@@ -84,6 +84,8 @@ export const ReportSchema = z.object({
     dataset: z.string(),
     agents: z.array(z.string()),
     playwrightStatus: z.string(),
+    /** The isolations the run's episodes used (sorted, joined with ", "), "unknown" when none said. */
+    sandbox: z.string().optional(),
     bootstrap: z.object({ resamples: z.number(), seed: z.number(), level: z.number() }),
   }),
   overall: AggregateSchema,
