@@ -41,7 +41,8 @@ export function createCommandAgent(options: CommandAgentOptions): Agent {
 
 class CommandSession implements AgentSession {
   private proc!: GroupProcess;
-  private buffer = '';
+  private partial: string[] = [];
+  private partialChars = 0;
   private readonly lines: string[] = [];
   private queuedChars = 0;
   private overflow: string | undefined;
@@ -89,24 +90,33 @@ class CommandSession implements AgentSession {
 
   private take(chunk: string): void {
     if (this.overflow) return;
-    this.buffer += chunk;
+    // Only the new chunk is searched for line ends, and a partial line is kept as pieces: joining and
+    // rescanning the whole partial line per chunk made a long line quadratic.
+    let start = 0;
     let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, nl).trim();
-      this.buffer = this.buffer.slice(nl + 1);
+    while ((nl = chunk.indexOf('\n', start)) >= 0) {
+      this.partial.push(chunk.slice(start, nl));
+      const line = this.partial.join('').trim();
+      this.partial = [];
+      this.partialChars = 0;
+      start = nl + 1;
       if (line !== '') {
         this.lines.push(line);
         this.queuedChars += line.length;
       }
     }
+    if (start < chunk.length) {
+      this.partial.push(chunk.slice(start));
+      this.partialChars += chunk.length - start;
+    }
     const max = this.options.maxLineChars ?? MAX_LINE_CHARS;
     // Refused as it streams: a program writing gigabytes must not hold the worker until an outer timeout.
-    if (this.buffer.length > max || this.queuedChars > max) {
+    if (this.partialChars > max || this.queuedChars > max) {
       this.overflow =
-        this.buffer.length > max
+        this.partialChars > max
           ? `the agent program wrote a protocol line longer than ${max} characters without a newline; it was stopped`
           : `the agent program wrote more than ${max} characters of lines nobody asked for; it was stopped`;
-      this.buffer = '';
+      this.partial = [];
       this.lines.length = 0;
       void this.proc.kill(0);
     }
