@@ -36,6 +36,7 @@ describe('the command adapter', () => {
     assert.equal(user.questions.length, 1);
     assert.equal(t.steps[3]!.note, 'title Echo agent; png true', 'the agent got the screenshot inline and on disk');
     assert.deepEqual(t.steps[1]!.usage, { promptTokens: 0, completionTokens: 0 });
+    assert.equal(t.tokensSelfReported, true, 'the agent counted its own tokens');
 
     const site = await startSite(path.join(dir, 'workspace'));
     const page = await browser.newPage();

@@ -142,6 +142,22 @@ describe('npm projects the agent builds', () => {
     assert.ok(!(await ws.list()).some((f) => f.startsWith('node_modules/')), 'installed packages are not workspace files');
   });
 
+  test('an install over the node_modules limit is removed and reported', async () => {
+    const root = await project({
+      'package.json': pkg({ start: 'node server.mjs' }, { lib: 'file:./lib' }),
+      'server.mjs': SERVER,
+      'lib/package.json': JSON.stringify({ name: 'lib', version: '1.0.0', type: 'module', main: 'index.js' }),
+      'lib/index.js': "export default 'from lib';\n",
+    });
+    const site = await startSite(root, { ...FAST, installLimits: { files: 1, bytes: 1 << 20 } });
+    try {
+      assert.match(site.problems[0] ?? '', /npm install wrote \d+ files, 0 MiB into node_modules, over the limit of 1 files/);
+      assert.equal(existsSync(path.join(root, 'node_modules')), false);
+    } finally {
+      await site.close();
+    }
+  });
+
   test('install and start failures become problems; what is servable is served', async () => {
     const root = await project({
       'package.json': pkg({ start: 'node -e "console.error(\'boom: no server here\'); process.exit(3)"' }, { lib: 'workspace:*' }),

@@ -10,7 +10,10 @@ import type { Browser } from '@playwright/test';
 import { createCommandAgent, type CommandAgentOptions } from '../agent/command-agent.js';
 import { startSite } from '../agent/site.js';
 import { guardPage } from '../judge/page-guard.js';
-import { AGENT_LIMITS, type ResourceLimits } from '../sandbox/policy.js';
+import { parseAgentLine } from '../agent/command-protocol.js';
+import { agentEnvironment, parseAgentEnvNames } from '../sandbox/env.js';
+import { agentProgramPaths } from '../sandbox/exposures.js';
+import { AGENT_LIMITS, SYSTEM_DIRS, wrapArgv, type ResourceLimits } from '../sandbox/policy.js';
 import { getSandbox } from '../sandbox/sandbox.js';
 import { episode, launchBrowser, removeTempDirs, tempDir } from './agent-support.js';
 import { processesWith } from './sandbox-support.js';
@@ -202,5 +205,47 @@ describe('the judged browser', () => {
       await page.close();
       await Promise.all([site.close(), other.close()]);
     }
+  });
+});
+
+describe('the policy, as arguments', () => {
+  test('servers get no network, root runs drop to a fresh uid, limits are plain numbers', () => {
+    const jail = { argv: ['npm', 'run', 'dev'], cwd: '/w/site', exposures: [{ path: '/w/site', writable: true }], network: false, limits: AGENT_LIMITS };
+    const asRoot = wrapArgv({ isolation: 'bwrap', uid: 250_000 }, jail, []);
+    assert.equal(asRoot[0], 'bwrap');
+    assert.ok(asRoot.includes('--unshare-net') && asRoot.includes('--unshare-pid') && asRoot.includes('--die-with-parent'));
+    const bound = asRoot.flatMap((a, i) => (a === '--ro-bind' || a === '--bind' ? [asRoot[i + 1]!] : []));
+    assert.deepEqual(bound.filter((p) => !SYSTEM_DIRS.includes(p)), ['/w/site'], 'nothing of the host beyond the system and the exposures');
+    const setpriv = asRoot.indexOf('/usr/bin/setpriv');
+    assert.ok(setpriv > asRoot.indexOf('--'), 'the uid changes inside the namespaces');
+    assert.ok(asRoot.includes('--reuid=250000') && asRoot.includes('--no-new-privs'));
+    assert.ok(asRoot.includes(`--as=${AGENT_LIMITS.memoryBytes}`) && asRoot.includes('--nproc=256'));
+    assert.deepEqual(asRoot.slice(-3), ['npm', 'run', 'dev']);
+    const withNet = wrapArgv({ isolation: 'bwrap' }, { ...jail, network: true }, []);
+    assert.ok(!withNet.includes('--unshare-net') && withNet.includes('--unshare-user'));
+    assert.equal(wrapArgv({ isolation: 'none' }, jail, [])[0], '/usr/bin/prlimit');
+  });
+
+  test('environments are allowlists; the agent gets the names in IWB_AGENT_ENV, never an IWB_ one', () => {
+    const base = { PATH: '/bin', LANG: 'C', OPENAI_API_KEY: 'k', MY_MODEL_KEY: 'm', IWB_JUDGE_API_KEY: 'j', HOME: '/root' };
+    assert.deepEqual(Object.keys(agentEnvironment(base)).sort(), ['HOME', 'LANG', 'PATH', 'TMPDIR']);
+    assert.equal(agentEnvironment(base, ['MY_MODEL_KEY']).MY_MODEL_KEY, 'm');
+    assert.equal(agentEnvironment(base, ['IWB_JUDGE_API_KEY']).IWB_JUDGE_API_KEY, undefined);
+    assert.equal(agentEnvironment(base).HOME, '/tmp/home');
+    assert.deepEqual(parseAgentEnvNames('MY_MODEL_KEY, MY_BASE_URL'), ['MY_MODEL_KEY', 'MY_BASE_URL']);
+    assert.throws(() => parseAgentEnvNames('IWB_JUDGE_API_KEY'), /harness setting/);
+    assert.throws(() => parseAgentEnvNames('not-a-name'), /not a variable name/);
+  });
+
+  test("an agent's own folder is exposed, never one that holds the tasks, the runs or the project", () => {
+    const hidden = { trees: [path.join(ROOT, 'tasks'), path.join(ROOT, '.iwb')], wholes: [ROOT] };
+    assert.deepEqual(agentProgramPaths('node examples/echo-agent.mjs', ROOT, hidden), [path.join(ROOT, 'examples')]);
+    assert.deepEqual(agentProgramPaths('node playwright.config.ts', ROOT, hidden), [path.join(ROOT, 'playwright.config.ts')]);
+    assert.deepEqual(agentProgramPaths('cat tasks/bakery-menu/task.json', ROOT, hidden), []);
+    assert.deepEqual(agentProgramPaths('ls .', ROOT, hidden), []);
+  });
+
+  test('self-reported tokens are bounded', () => {
+    assert.match((parseAgentLine('{"type":"submit","usage":{"promptTokens":1e12,"completionTokens":1}}') as { invalid: string }).invalid, /usage/);
   });
 });
