@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import { parseAgentLine, toHarnessMessage } from './command-protocol.js';
 import { tail, type GroupProcess } from './process-group.js';
 import { AgentCrash, type Agent, type AgentContext, type AgentSession, type Decision } from './types.js';
@@ -59,6 +60,17 @@ class CommandSession implements AgentSession {
     // The agent reads its own program, the site it is building and the screenshots; it writes only
     // through the protocol, so the workspace limits hold.
     const exposures: Exposure[] = agentProgramPaths(options.command, options.cwd, sandbox.config.hidden).map((p) => ({ path: p, writable: false }));
+    if (sandbox.separateUser) {
+      for (const e of exposures) {
+        const mode = (await fs.stat(e.path)).mode;
+        if ((mode & 0o005) !== 0o005) {
+          throw new AgentCrash(
+            `the agent's folder ${e.path} is not readable by other users (mode ${(mode & 0o777).toString(8)}), and the sandbox runs ` +
+              `the agent as an unprivileged uid of its own: make it readable (chmod o+rx ${e.path}) (command: ${options.command})`,
+          );
+        }
+      }
+    }
     for (const p of [ctx.workspace, ctx.shotsDir]) if (p) exposures.push({ path: p, writable: false });
     session.proc = await sandbox.spawn({
       argv: ['/bin/sh', '-c', options.command],

@@ -56,6 +56,12 @@ export class Sandbox {
     return this.detected.isolation === 'bwrap';
   }
 
+  /** Whether its processes run as a uid other than the harness's (a root harness with bwrap or the user fallback). */
+  get separateUser(): boolean {
+    const d = this.detected;
+    return d.isolation !== 'refused' && d.isolation !== 'none' && d.root;
+  }
+
   meta(): SandboxMeta {
     return { isolation: this.detected.isolation, detail: this.detected.detail };
   }
@@ -63,7 +69,7 @@ export class Sandbox {
   async spawn(spec: SandboxedSpawn): Promise<GroupProcess> {
     const d = this.detected;
     if (d.isolation === 'refused') throw new SandboxUnavailable(d.detail);
-    const uid = d.root && d.isolation !== 'none' ? freshSandboxUid() : undefined;
+    const uid = this.separateUser ? freshSandboxUid() : undefined;
     if (uid !== undefined) {
       for (const e of spec.exposures) if (e.writable) await chownTree(e.path, uid);
     }

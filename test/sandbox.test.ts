@@ -14,7 +14,7 @@ import { parseAgentLine } from '../agent/command-protocol.js';
 import { agentEnvironment, parseAgentEnvNames } from '../sandbox/env.js';
 import { agentProgramPaths } from '../sandbox/exposures.js';
 import { AGENT_LIMITS, SYSTEM_DIRS, wrapArgv, type ResourceLimits } from '../sandbox/policy.js';
-import { getSandbox } from '../sandbox/sandbox.js';
+import { getSandbox, Sandbox } from '../sandbox/sandbox.js';
 import { episode, launchBrowser, removeTempDirs, tempDir } from './agent-support.js';
 import { processesWith } from './sandbox-support.js';
 
@@ -131,6 +131,34 @@ const timer = setInterval(count, 50); setTimeout(() => clearInterval(timer), 300
     const setup = `require('child_process').spawn('setsid', ['sh', '-c', 'sleep 300', ${JSON.stringify(mark)}], { stdio: 'ignore', detached: true }).unref();`;
     const { t } = await episode(await agent(reporting(setup, "'started'")), browser);
     assert.equal(t.status, 'submitted', t.error);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(await processesWith(mark), []);
+  });
+});
+
+describe('without bubblewrap', () => {
+  const config = { agentEnv: [], unsafe: false, hidden: { trees: [], wholes: [ROOT] } };
+
+  test('no sandbox and no consent: the episode errors, saying what to do', async () => {
+    const refused = new Sandbox({ isolation: 'refused', detail: 'bubblewrap failed (test); install bubblewrap or set IWB_UNSAFE_NO_SANDBOX=1' }, config);
+    const { t } = await episode(await agent(reporting('', "'ran'"), { sandbox: refused }), browser);
+    assert.equal(t.status, 'errored');
+    assert.match(t.error ?? '', /SandboxUnavailable: .*IWB_UNSAFE_NO_SANDBOX=1/);
+  });
+
+  test('as root, the fallback user cannot read the harness user\'s files or keys, and its daemons die', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
+    const fallback = new Sandbox({ isolation: 'user', root: true, detail: 'test' }, config);
+    const keyFile = path.join(await tempDir('keys'), 'key.txt');
+    await fs.writeFile(keyFile, PLANTED, { mode: 0o600 });
+    const mark = `user-daemon-${process.pid}-${Date.now()}`;
+    const setup = `${SPY([keyFile])}
+require('child_process').spawn('setsid', ['sh', '-c', 'sleep 300', ${JSON.stringify(mark)}], { stdio: 'ignore', detached: true }).unref();
+found.push('uid ' + process.getuid());`;
+    const { t } = await episode(await agent(reporting(setup, 'found'), { sandbox: fallback }), browser);
+    assert.equal(t.status, 'submitted', t.error);
+    const found = JSON.parse(t.steps[0]!.note ?? '[]') as string[];
+    assert.equal(found.length, 1, found.join('; '));
+    assert.match(found[0]!, /^uid [1-9]\d{5}$/);
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(await processesWith(mark), []);
   });
