@@ -46,7 +46,9 @@ export function parseArtifactReply(reply: string, cutOff = false): ArtifactParse
       const tag = /<screenshot_validated\b([^>]*)>/i.exec(outside);
       if (!tag) return { invalid: `the <screenshot_validated/> tag is not closed.${hint}` };
       const attrs = attributes(tag[1]!.replace(/\/\s*$/, ''));
-      return checked({ type: 'verify', path: attrs.path ?? '/' });
+      // Optional test criteria make the verify an audit (agent/audit.ts).
+      const criteria = /<TestCriteria\b[^>]*>([\s\S]*?)<\/TestCriteria\s*>/i.exec(outside)?.[1]?.trim();
+      return checked({ type: 'verify', path: attrs.path ?? '/', ...(criteria ? { criteria } : {}) });
     }
     case 'finish':
       if (!/<finish\b[^>]*>/i.test(outside)) return { invalid: `the <finish/> tag is not closed.${hint}` };

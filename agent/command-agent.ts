@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { parseAgentLine, toHarnessMessage } from './command-protocol.js';
-import { tail, type GroupProcess } from './process-group.js';
+import { tail, type GroupProcess } from '../sandbox/process-group.js';
 import { AgentCrash, type Agent, type AgentContext, type AgentSession, type Decision } from './types.js';
 import { agentEnvironment } from '../sandbox/env.js';
 import { agentProgramPaths } from '../sandbox/exposures.js';

@@ -36,6 +36,8 @@ export const HarnessMessageSchema = z.discriminatedUnion('type', [
     siteErrors: z.array(z.string()),
     /** The PNG both inline and on disk, so an agent may use whichever its model client prefers. */
     screenshot: z.object({ mediaType: z.literal('image/png'), base64: z.string(), file: z.string() }),
+    /** Present when the verify carried `criteria` and was audited; the screenshot is then the audit's last frame. */
+    audit: z.object({ passed: z.boolean(), report: z.string(), failedInARow: z.number().int(), failureLimit: z.number().int() }).optional(),
     stepsLeft,
   }),
   z.object({ type: z.literal('error'), message: z.string(), stepsLeft }),
@@ -70,6 +72,7 @@ export function toHarnessMessage(o: Observation): HarnessMessage {
         consoleErrors: o.consoleErrors,
         siteErrors: o.siteErrors,
         screenshot: { mediaType: 'image/png', base64: o.screenshotPng.toString('base64'), file: o.screenshotPath },
+        ...(o.audit ? { audit: o.audit } : {}),
         stepsLeft: o.stepsLeft,
       };
   }

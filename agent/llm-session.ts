@@ -1,7 +1,10 @@
+import type { Browser } from '@playwright/test';
 import type { ModelClient } from '../llm/client.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../llm/types.js';
 import type { Observation, StepUsage } from './actions.js';
 import { parseArtifactReply } from './artifact-parser.js';
+import { parsePaperReply } from './builtin/paper-protocol.js';
+import { paperView } from './builtin/paper-view.js';
 import { viewObservation, type ObservationView } from './observation-text.js';
 import { copilotRequest, type AgentPrompts, type Protocol } from './prompts.js';
 import { actionFromToolCalls, AGENT_TOOLS } from './tool-calls.js';
@@ -14,9 +17,12 @@ export interface LlmSessionOptions {
   protocol: Protocol;
   prompts: AgentPrompts;
   maxTokens?: number;
+  /** For the paper protocol: shrinks audit frames to JPEG, as the paper sends them. */
+  browser?: Browser;
 }
 
 const OMITTED_SCREENSHOT = '[an earlier screenshot, removed to keep the conversation short]';
+const PAPER_IMAGES_KEPT = 3;
 
 /**
  * One episode's conversation with the model, a ReAct loop: each observation is appended to the history
@@ -30,6 +36,7 @@ export class LlmSession implements AgentSession {
   private pendingCalls: ToolCall[] = [];
   /** Things the model should hear with the next observation (ignored shell actions). */
   private remarks: string[] = [];
+  private instruction = '';
 
   constructor(private readonly options: LlmSessionOptions) {}
 
@@ -40,9 +47,11 @@ export class LlmSession implements AgentSession {
 
   async next(observation: Observation): Promise<Decision> {
     const { client, protocol } = this.options;
-    const view = viewObservation(observation);
+    if (observation.type === 'start') this.instruction = observation.instruction;
+    const view = protocol === 'paper' ? await paperView(observation, this.options.browser) : viewObservation(observation);
     let copilotUsage: StepUsage | undefined;
-    if (view.image && this.options.copilot) {
+    // In the paper's protocol the builder sees the frame itself; the copilot's work is the audit.
+    if (view.image && this.options.copilot && protocol !== 'paper') {
       const described = await this.describe(view.image);
       view.text += `\n\nWhat the screenshot shows (described by a vision model, since you cannot see images):\n${described.text}`;
       copilotUsage = described.usage;
@@ -59,7 +68,14 @@ export class LlmSession implements AgentSession {
 
     const cutOff = result.finishReason === 'length';
     let parsed: Decision;
-    if (protocol === 'tools') {
+    if (protocol === 'paper') {
+      const read = parsePaperReply(result.content ?? '', cutOff);
+      parsed = { ...read.decision, ...(read.writes.length ? { writes: read.writes } : {}), ...(read.shell.length ? { shell: read.shell } : {}), ...(read.reasoning ? { reasoning: read.reasoning.slice(0, 8000) } : {}) };
+      // The paper's harness audits a verify without criteria against the request itself.
+      if ('action' in parsed && parsed.action.type === 'verify' && !parsed.action.criteria) {
+        parsed.action = { ...parsed.action, criteria: `Check that the page does what the client asked for:\n${this.instruction}` };
+      }
+    } else if (protocol === 'tools') {
       parsed = actionFromToolCalls(result.toolCalls);
       if ('invalid' in parsed && cutOff) parsed = { invalid: `${parsed.invalid} (your reply was cut off at the token limit)` };
     } else {
@@ -84,8 +100,8 @@ export class LlmSession implements AgentSession {
     }
     const text = [...this.remarks, view.text].join('\n\n');
     this.remarks = [];
-    if (view.image) this.dropOldScreenshots();
-    const picture: ContentPart[] = view.image ? [{ type: 'image', url: view.image.url, detail: 'auto' }] : [];
+    if (view.image) this.dropOldScreenshots(this.options.protocol === 'paper' ? PAPER_IMAGES_KEPT - 1 : 0);
+    const picture: ContentPart[] = view.image ? [{ type: 'image', url: view.image.url, detail: view.image.detail ?? 'auto' }] : [];
     if (this.pendingCalls.length > 0) {
       // Every call id needs its answer; when several were made none ran, and each hears why.
       for (const call of this.pendingCalls) this.messages.push({ role: 'tool', toolCallId: call.id, content: text });
@@ -96,11 +112,15 @@ export class LlmSession implements AgentSession {
     this.pendingCalls = [];
   }
 
-  /** Screenshots are the largest part of the context, and only the latest one says how the page looks now. */
-  private dropOldScreenshots(): void {
-    for (const m of this.messages) {
+  /**
+   * Screenshots are the largest part of the context, and only the latest one says how the page looks now;
+   * `keep` earlier ones stay (the paper's harness keeps the last three pictures in all).
+   */
+  private dropOldScreenshots(keep: number): void {
+    let kept = 0;
+    for (const m of [...this.messages].reverse()) {
       if (m.role !== 'user' || typeof m.content === 'string') continue;
-      m.content = m.content.map((p) => (p.type === 'image' ? { type: 'text', text: OMITTED_SCREENSHOT } : p));
+      m.content = [...m.content].reverse().map((p) => (p.type === 'image' && kept++ >= keep ? { type: 'text' as const, text: OMITTED_SCREENSHOT } : p)).reverse();
     }
   }
 

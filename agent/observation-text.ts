@@ -6,7 +6,7 @@ import type { Observation } from './actions.js';
  */
 export interface ObservationView {
   text: string;
-  image?: { url: string; path: string; title: string };
+  image?: { url: string; path: string; title: string; detail?: 'low' | 'high' | 'auto' };
 }
 
 export function screenshotDataUrl(png: Buffer): string {
@@ -44,6 +44,15 @@ export function viewObservation(o: Observation): ObservationView {
       };
     }
     case 'verified':
+      if (o.audit) {
+        const budget = o.audit.passed
+          ? ''
+          : `\nFailed audits in a row: ${o.audit.failedInARow} of ${o.audit.failureLimit}; at ${o.audit.failureLimit} the work stops.`;
+        return {
+          text: o.audit.report + budget + list('Problems starting the site', o.siteErrors) + steps(o.stepsLeft),
+          ...(o.screenshotPng.length ? { image: { url: screenshotDataUrl(o.screenshotPng), path: o.path, title: o.title } } : {}),
+        };
+      }
       return {
         text:
           `Opened ${o.path}; page title: ${JSON.stringify(o.title)}.` +

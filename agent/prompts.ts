@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
  * so episodes run with an older prompt are not reused.
  */
 
-export type Protocol = 'tools' | 'artifact';
+/** `paper`: the paper's bolt protocol, with its own system prompt (it states no step count). */
+export type Protocol = 'tools' | 'artifact' | 'paper';
 
 export interface AgentPrompts {
   /** The shared task description followed by the protocol's rules. */
@@ -27,7 +28,7 @@ const cache = new Map<Protocol, AgentPrompts>();
 export function loadPrompts(protocol: Protocol): AgentPrompts {
   const hit = cache.get(protocol);
   if (hit) return hit;
-  const system = `${read('system.md')}\n\n${read(protocol === 'tools' ? 'tools.md' : 'artifact.md')}`;
+  const system = protocol === 'paper' ? read('paper.md') : `${read('system.md')}\n\n${read(protocol === 'tools' ? 'tools.md' : 'artifact.md')}`;
   const copilot = read('copilot.md');
   const hash = createHash('sha256').update(system).update('\0').update(copilot).digest('hex').slice(0, 12);
   const prompts = { system, copilot, hash };

@@ -16,6 +16,8 @@ export interface AdapterDeps {
   env?: NodeJS.ProcessEnv;
   /** Where untrusted processes run (default: the process's, sandbox/sandbox.ts). */
   sandbox?: Sandbox;
+  /** The reference baseline's own dependency: a case's reference site folder (the only hidden data an adapter gets). */
+  referenceSite?: (caseId: string) => string | undefined;
 }
 
 /**

@@ -46,10 +46,15 @@ export const AGENT_TOOLS: ToolSpec[] = [
   },
   {
     name: 'verify',
-    description: 'Open a page of the site in a browser; returns a screenshot, the title and console errors.',
+    description:
+      'Open a page of the site in a browser; returns a screenshot, the title and console errors. With criteria, a visual ' +
+      'copilot carries them out on the page (clicking, typing, scrolling) and reports which hold, with the last frame.',
     parameters: {
       type: 'object',
-      properties: { path: { type: 'string', description: 'URL path to open, "/" for the home page.' } },
+      properties: {
+        path: { type: 'string', description: 'URL path to open, "/" for the home page.' },
+        criteria: { type: 'string', description: 'Optional test criteria, one check per line, e.g. "1. Clicking Add adds an item to the list."' },
+      },
       additionalProperties: false,
     },
   },

@@ -18,6 +18,10 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; help: string }> = 
     run: async () => (await import('./compare.js')).compareCommand,
     help: 'compare <report.json | dir> [<report.json | dir>...] [--json] [--metric tcr|hr|sr]',
   },
+  docs: {
+    run: async () => (await import('./docs.js')).docsCommand,
+    help: 'docs metrics [--write]   (the README metric table, from reporters/metric-table.ts)',
+  },
   personas: {
     run: async () => (await import('./personas.js')).personasCommand,
     help: 'personas mutate <dataset> [--offline --seed N] --out <file> | personas leak-test <dataset> [--json]',

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { guardPage } from '../judge/page-guard.js';
 import { installClickTracker, labelPage } from '../judge/som.js';

@@ -3,7 +3,7 @@ import { SERVICE_WORKERS } from '../sandbox/browser-network.js';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { serveStatic, type ServedSite } from '../site/site-server.js';
 import type { Case, Task } from '../slots/schema.js';
 import { agreement, type Agreement } from './agreement.js';
 import { loadVariants, materialiseVariant } from './variants.js';

@@ -5,8 +5,9 @@ import { z } from 'zod';
  * model as the simulated user, a hosted one as the agent); the OPENAI_* pair is the shared fallback.
  * A role with no model is simply not configured: callers take that as "work offline" for that role.
  */
-export const ROLES = ['agent', 'user', 'judge', 'copilot', 'operator'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from '../protocol/enums.js';
+
+export { ROLES, type Role } from '../protocol/enums.js';
 
 export interface RoleConfig {
   role: Role;

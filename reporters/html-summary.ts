@@ -1,6 +1,7 @@
 import { DIFFICULTIES, PERSONAS } from '../slots/schema.js';
 import { fmt } from './format.js';
-import type { Aggregate, CaseResult, MetricKey, Report } from './report-schema.js';
+import { METRIC_ROWS, type MetricKey } from './metric-table.js';
+import type { Aggregate, CaseResult, Report } from './report-schema.js';
 
 /**
  * summary.html: the report as one page a reviewer can open from disk or from the Playwright HTML report.
@@ -16,15 +17,7 @@ const pct = (v: number | null | undefined, digits = 1) => (v === null || v === u
 /** The interval exactly as report.md rounds it, so the page and the Markdown never disagree in the last digit. */
 const interval = (a: Aggregate, k: MetricKey) => fmt(a, k, true).slice(fmt(a, k).length).trim() || '—';
 
-const HEADLINE: { key: MetricKey; title: string; what: string; percent: boolean }[] = [
-  { key: 'tcr', title: 'TCR', what: 'task completion (weighted POSITIVE slots)', percent: true },
-  { key: 'hr', title: 'HR', what: 'cases with a failed NEGATIVE slot', percent: true },
-  { key: 'sr', title: 'SR', what: 'cases with every judged slot passed', percent: true },
-  { key: 'chr', title: 'CHR', what: 'slots some question hit', percent: true },
-  { key: 'pcr', title: 'PCR', what: 'cases that asked before coding', percent: true },
-  { key: 'vci', title: 'VCI', what: 'verify steps per implement step', percent: false },
-  { key: 'vbr', title: 'VBR', what: 'final pages with a visual bug', percent: true },
-];
+const HEADLINE = METRIC_ROWS.flatMap((m) => (m.show.card ? [{ key: m.key, title: m.title, what: m.show.card, percent: m.unit === 'percent' }] : []));
 
 function headline(r: Report): string {
   const a = r.overall;

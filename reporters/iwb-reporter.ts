@@ -4,7 +4,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { formatMarkdown, formatText } from './format.js';
 import { renderSummary } from './html-summary.js';
 import { scoreCase, type SlotRecord } from './metrics.js';
-import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
+import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from '../protocol/annotations.js';
 import { buildReport } from './report.js';
 import { readSettings } from '../config/settings.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';

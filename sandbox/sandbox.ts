@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnGroup, type GroupProcess } from '../agent/process-group.js';
+import { spawnGroup, type GroupProcess } from './process-group.js';
 import { detectIsolation, freshSandboxUid, type Detected } from './detect.js';
 import { SANDBOX_HOME } from './env.js';
 import type { Hidden } from './exposures.js';

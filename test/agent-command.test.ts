@@ -7,7 +7,7 @@ import type { Browser } from '@playwright/test';
 import { adapter as command } from '../agent/adapters/command.js';
 import { HarnessMessageSchema, parseAgentLine } from '../agent/command-protocol.js';
 import { resolveAgent } from '../agent/registry.js';
-import { startSite } from '../agent/site.js';
+import { startSite } from '../site/site.js';
 import { episode, launchBrowser, scriptedUser, removeTempDirs } from './agent-support.js';
 import { processesWith } from './sandbox-support.js';
 

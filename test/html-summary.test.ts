@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { ANNOTATION } from '../reporters/protocol.js';
+import { ANNOTATION } from '../protocol/annotations.js';
 import { renderSummary } from '../reporters/html-summary.js';
 import IwbReporter from '../reporters/iwb-reporter.js';
 import { buildReport } from '../reporters/report.js';

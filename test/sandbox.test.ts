@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { createCommandAgent, type CommandAgentOptions } from '../agent/command-agent.js';
-import { startSite } from '../agent/site.js';
+import { startSite } from '../site/site.js';
 import { guardPage } from '../judge/page-guard.js';
 import { parseAgentLine } from '../agent/command-protocol.js';
 import { agentEnvironment, parseAgentEnvNames } from '../sandbox/env.js';

@@ -1,4 +1,5 @@
 import { createCommandAgent, DEFAULT_COMMAND_STEP_TIMEOUT_MS } from '../command-agent.js';
+import { AUDIT_VERSION } from '../audit.js';
 import type { AdapterModule } from '../registry.js';
 
 /**
@@ -14,12 +15,16 @@ export const adapter: AdapterModule = {
     if (!command) {
       throw new Error('IWB_AGENT=command:<command line>: no command given; for example IWB_AGENT="command:node examples/echo-agent.mjs"');
     }
-    return createCommandAgent({
+    const agent = createCommandAgent({
       command,
       stepTimeoutMs: deps.commandStepTimeoutMs ?? DEFAULT_COMMAND_STEP_TIMEOUT_MS,
       cwd: deps.cwd ?? process.cwd(),
       env: deps.env ?? process.env,
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     });
+    // A verify with `criteria` is audited by the copilot model, else by the agent role's model, if either is set.
+    const auditor = deps.clients.copilot ?? deps.clients.agent;
+    if (!auditor) return agent;
+    return { ...agent, auditor, config: { ...agent.config, auditor: auditor.model, audit: AUDIT_VERSION } };
   },
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DifficultySchema, PersonaSchema } from '../slots/schema.js';
+import { AssertionTypeSchema, DifficultySchema, EpisodeStatusSchema, PersonaSchema, RoleSchema } from './enums.js';
+import { TokenPairSchema, VerdictSchema } from './verdict.js';
 
 /**
  * What a slot test tells the reporter, carried in test annotations because annotations (unlike
@@ -20,29 +21,19 @@ export const SlotAnnotationSchema = z.object({
   difficulty: DifficultySchema,
   slotId: z.string(),
   targetComponent: z.string(),
-  assertionType: z.enum(['POSITIVE', 'NEGATIVE']),
+  assertionType: AssertionTypeSchema,
   weight: z.number(),
   cTech: z.number(),
 });
 export type SlotAnnotation = z.infer<typeof SlotAnnotationSchema>;
 
-export const VerdictAnnotationSchema = z.object({
-  status: z.enum(['pass', 'fail', 'errored', 'unjudged']),
-  judge: z.string(),
-  evidence: z.string(),
-  /** The page addressed the judge ("ignore your instructions..."): flagged on the case in the report. */
-  injection: z.boolean().optional(),
-  blockedRequests: z.number().optional(),
-  cached: z.boolean().optional(),
-  tokens: z.object({ prompt: z.number(), completion: z.number() }).optional(),
-  /** The judge model, so the reporter can price its tokens. */
-  model: z.string().optional(),
-});
+/** A verdict as the slot test reports it: the verdict without its steps and timing (those go in attachments). */
+export const VerdictAnnotationSchema = VerdictSchema.omit({ steps: true, durationMs: true });
 export type VerdictAnnotation = z.infer<typeof VerdictAnnotationSchema>;
 
 /** Tokens one role spent with one model; the reporter prices them, so a report can be re-priced. */
 export const UsageEntrySchema = z.object({
-  role: z.enum(['agent', 'user', 'judge', 'copilot', 'operator']),
+  role: RoleSchema,
   model: z.string(),
   prompt: z.number(),
   completion: z.number(),
@@ -55,14 +46,14 @@ export const IntentAnnotationSchema = z.object({
   /** The slots the judge model says some question hit (the paper's CHR judgement). */
   hitSlots: z.array(z.string()),
   model: z.string(),
-  tokens: z.object({ prompt: z.number(), completion: z.number() }),
+  tokens: TokenPairSchema,
   error: z.string().optional(),
 });
 export type IntentAnnotation = z.infer<typeof IntentAnnotationSchema>;
 
 export const EpisodeAnnotationSchema = z.object({
   agent: z.string(),
-  status: z.enum(['submitted', 'step-cap', 'errored']),
+  status: EpisodeStatusSchema,
   cached: z.boolean(),
   steps: z.number(),
   stepCap: z.number(),

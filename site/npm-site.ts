@@ -6,10 +6,10 @@ import { findBuildOutput, portArgs, urlsInOutput, type NpmProject, type StartScr
 import { describeExit } from '../sandbox/limits-text.js';
 import type { Exposure } from '../sandbox/policy.js';
 import { INNER_BRIDGE, openPortBridge, type PortBridge } from '../sandbox/port-bridge.js';
-import { runToEnd, tail, type GroupProcess } from './process-group.js';
+import { runToEnd, tail, type GroupProcess } from '../sandbox/process-group.js';
 import { serveStatic } from './site-server.js';
 import type { ResolvedSiteOptions, StartedSite } from './site.js';
-import { treeUsage } from './workspace.js';
+import { treeUsage } from '../agent/workspace.js';
 
 /**
  * Installing and starting an agent-written npm project. Every failure comes back as a `problem` string

@@ -9,7 +9,7 @@ export interface Rendering {
 
 export type PageCheck = Omit<Rendering, 'png'>;
 
-const VIEWPORT = { width: 1280, height: 800 };
+export const VIEWPORT = { width: 1280, height: 800 };
 
 /**
  * Opens one path of a served site in a fresh context and photographs it, as a verify step shows the
