@@ -165,7 +165,8 @@ found.push('uid ' + process.getuid());`;
 });
 
 describe('a hostile site', () => {
-  test("its dev script finds no key, no gold, no other case, and reaches no other port", async () => {
+  test("its dev script finds no key, no gold, no other case, reaches no other port, and its daemon dies with it", async () => {
+    const mark = `site-daemon-${process.pid}-${Date.now()}`;
     let contacted = 0;
     const bystander = http.createServer((_req, res) => {
       contacted++;
@@ -174,6 +175,7 @@ describe('a hostile site', () => {
     await new Promise<void>((r) => bystander.listen(0, '127.0.0.1', r));
     const port = (bystander.address() as AddressInfo).port;
     const spy = `${SPY([gold, path.join(otherCase, 'index.html'), path.join(ROOT, 'tasks')])}
+require('child_process').spawn('setsid', ['sh', '-c', 'sleep 300', ${JSON.stringify(mark)}], { stdio: 'ignore', detached: true }).unref();
 const http = require('http');
 const probe = new Promise((resolve) => { const r = http.get('http://127.0.0.1:${port}/', () => resolve('reached port ${port}')); r.on('error', () => resolve(null)); r.setTimeout(2000, () => { r.destroy(); resolve(null); }); });
 probe.then((p) => { if (p) found.push(p); http.createServer((q, s) => s.end('<title>spy</title><pre id="found">' + JSON.stringify(found) + '</pre>')).listen(Number(process.env.PORT), '127.0.0.1'); });`;
@@ -189,10 +191,13 @@ probe.then((p) => { if (p) found.push(p); http.createServer((q, s) => s.end('<ti
       await page.close();
       assert.deepEqual(found, []);
       assert.equal(contacted, 0);
+      assert.notDeepEqual(await processesWith(mark), [], 'the daemon started');
     } finally {
       await site.close();
       bystander.close();
     }
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(await processesWith(mark), [], 'the daemon outlived the site');
   });
 });
 
