@@ -26,6 +26,10 @@ import { processesWith } from './sandbox-support.js';
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const PLANTED = `planted-key-${process.pid}-${Date.now()}`;
 const MiB = 1024 * 1024;
+/** Hiding files and the network needs bubblewrap; limits and reaping hold in the separate-user fallback too. */
+const isolation = getSandbox().detected.isolation;
+const needsBwrap = isolation === 'bwrap' ? false : `needs bubblewrap, unavailable here (${isolation})`;
+const needsSandbox = isolation === 'bwrap' || isolation === 'user' ? false : `needs a sandbox, unavailable here (${isolation})`;
 
 let browser: Browser;
 /** A process of the harness's user holding a key in its environment, as a Playwright worker would. */
@@ -84,7 +88,7 @@ const reporting = (setup: string, report: string) =>
 const tight = (over: Partial<ResourceLimits>): ResourceLimits => ({ ...AGENT_LIMITS, ...over });
 
 describe('a hostile command: agent', () => {
-  test('finds no key in any /proc/*/environ, no gold file, no task, no other case', async () => {
+  test('finds no key in any /proc/*/environ, no gold file, no task, no other case', { skip: needsBwrap }, async () => {
     const tasks = (await fs.readdir(path.join(ROOT, 'tasks'))).map((t) => path.join(ROOT, 'tasks', t, 'task.json'));
     const targets = [gold, path.join(otherCase, 'index.html'), ...tasks.slice(0, 3), path.join(ROOT, 'playwright.config.ts')];
     const { t } = await episode(await agent(reporting(SPY(targets), 'found')), browser);
@@ -93,7 +97,7 @@ describe('a hostile command: agent', () => {
     assert.equal(t.sandbox, getSandbox().detected.isolation);
   });
 
-  test('a 2 GB protocol line is refused as it streams, within seconds', async () => {
+  test('a 2 GB protocol line is refused as it streams, within seconds', { skip: needsSandbox }, async () => {
     // Written in 1 MiB pieces: the program never holds the line, and neither may the harness.
     const flood = "const b = Buffer.alloc(1 << 20, 97); let n = 0; const w = () => { while (n < 2048) { n++; if (!process.stdout.write(b)) return process.stdout.once('drain', w); } }; process.stdin.once('data', w);";
     const started = Date.now();
@@ -104,29 +108,32 @@ describe('a hostile command: agent', () => {
     assert.ok(seconds < 15, `took ${seconds} s`);
   });
 
-  test('a fork bomb stops at the process limit and nothing of it outlives the episode', async () => {
+  test('a fork bomb stops at the process limit and nothing of it outlives the episode', { skip: needsSandbox }, async () => {
     // Bounded at 2^7 processes even unconfined, so a failing sandbox cannot take the machine down.
     const mark = `bomb-${process.pid}-${Date.now()}`;
     const bomb = `sh -c 'b() { [ $1 -lt 7 ] && { b $(($1 + 1)) & b $(($1 + 1)) & }; sleep 20; }; b 0' ${mark}`;
     const setup = `require('child_process').spawn('sh', ['-c', ${JSON.stringify(bomb)}], { stdio: 'ignore', detached: true }).unref(); const peak = { n: 0 };
-const count = () => { try { peak.n = Math.max(peak.n, require('fs').readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).length); } catch {} };
+const fs = require('fs');
+const marked = (p) => { try { return fs.readFileSync('/proc/' + p + '/cmdline', 'utf8').includes(${JSON.stringify(mark)}); } catch { return false; } };
+const count = () => { try { peak.n = Math.max(peak.n, fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p) && marked(p)).length); } catch {} };
 const timer = setInterval(count, 50); setTimeout(() => clearInterval(timer), 3000);`;
     const code = setup + `\nrequire('readline').createInterface({ input: process.stdin }).once('line', () => setTimeout(() => console.log(JSON.stringify({ type: 'submit', note: String(peak.n) })), 3000));`;
     const { t } = await episode(await agent(code, { limits: tight({ processes: 32, cpuSeconds: 10 }) }), browser);
     assert.equal(t.status, 'submitted', t.error);
     const peak = Number(t.steps[0]!.note);
-    assert.ok(peak > 5 && peak <= 32, `peak of ${peak} processes seen by the agent`);
+    // Unconfined, the bomb reaches 255 shells; the limit of 32 counts the agent, its threads and the sleeps too.
+    assert.ok(peak > 3 && peak <= 32, `peak of ${peak} bomb processes`);
     assert.deepEqual(await processesWith(mark), [], 'bomb processes left running');
   });
 
-  test('a memory hog is stopped by its memory limit, with the limit named', async () => {
+  test('a memory hog is stopped by its memory limit, with the limit named', { skip: needsSandbox }, async () => {
     const hog = "process.stdin.once('data', () => { const keep = []; for (let i = 0; i < 2560; i++) keep.push(Buffer.allocUnsafe(1 << 20)); console.log(JSON.stringify({ type: 'submit', note: 'allocated ' + keep.length })); });";
     const { t } = await episode(await agent(hog, { limits: tight({ memoryBytes: 1280 * MiB }) }), browser);
     assert.equal(t.status, 'errored', `the hog finished: ${t.steps[0]?.note}`);
     assert.match(t.error ?? '', /memory limit of 1280 MiB/);
   });
 
-  test('a setsid daemon dies with the episode', async () => {
+  test('a setsid daemon dies with the episode', { skip: needsSandbox }, async () => {
     const mark = `daemon-${process.pid}-${Date.now()}`;
     const setup = `require('child_process').spawn('setsid', ['sh', '-c', 'sleep 300', ${JSON.stringify(mark)}], { stdio: 'ignore', detached: true }).unref();`;
     const { t } = await episode(await agent(reporting(setup, "'started'")), browser);
@@ -165,7 +172,7 @@ found.push('uid ' + process.getuid());`;
 });
 
 describe('a hostile site', () => {
-  test("its dev script finds no key, no gold, no other case, reaches no other port, and its daemon dies with it", async () => {
+  test("its dev script finds no key, no gold, no other case, reaches no other port, and its daemon dies with it", { skip: needsBwrap }, async () => {
     const mark = `site-daemon-${process.pid}-${Date.now()}`;
     let contacted = 0;
     const bystander = http.createServer((_req, res) => {
