@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { adapter as command } from '../agent/adapters/command.js';
-import { HarnessMessageSchema, parseAgentLine } from '../agent/command-protocol.js';
+import { HarnessMessageSchema, parseAgentLine } from '../agent/command/command-protocol.js';
 import { resolveAgent } from '../agent/registry.js';
 import { startSite } from '../site/site.js';
 import { episode, launchBrowser, scriptedUser, removeTempDirs } from './agent-support.js';

@@ -1,12 +1,12 @@
 import { promises as fs } from 'node:fs';
 import { parseAgentLine, toHarnessMessage } from './command-protocol.js';
-import { tail, type GroupProcess } from '../sandbox/process-group.js';
-import { AgentCrash, type Agent, type AgentContext, type AgentSession, type Decision } from './types.js';
-import { agentEnvironment } from '../sandbox/env.js';
-import { agentProgramPaths } from '../sandbox/exposures.js';
-import { AGENT_LIMITS, type Exposure, type ResourceLimits } from '../sandbox/policy.js';
-import { describeExit } from '../sandbox/limits-text.js';
-import { getSandbox, type Sandbox } from '../sandbox/sandbox.js';
+import { tail, type GroupProcess } from '../../sandbox/process-group.js';
+import { AgentCrash, type Agent, type AgentContext, type AgentSession, type Decision } from '../types.js';
+import { agentEnvironment } from '../../sandbox/env.js';
+import { agentProgramPaths } from '../../sandbox/exposures.js';
+import { AGENT_LIMITS, type Exposure, type ResourceLimits } from '../../sandbox/policy.js';
+import { describeExit } from '../../sandbox/limits-text.js';
+import { getSandbox, type Sandbox } from '../../sandbox/sandbox.js';
 
 export interface CommandAgentOptions {
   /** A shell command line, run with /bin/sh in `cwd`. */

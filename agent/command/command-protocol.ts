@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionSchema, type Action, type Observation, type StepUsage } from './actions.js';
+import { ActionSchema, type Action, type Observation, type StepUsage } from '../actions.js';
 
 /**
  * The bring-your-own-agent protocol (IWB_AGENT=command:<command line>), JSON Lines over the program's
