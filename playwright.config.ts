@@ -55,6 +55,8 @@ export default defineConfig({
     // Tracing every slot test costs more than judging it; pass --trace retain-on-failure to debug a run.
     trace: 'off',
     screenshot: 'only-on-failure',
+    // A service worker answers requests the judged browser's route never sees (fixtures/index.ts).
+    serviceWorkers: 'block',
   },
   projects: PERSONAS.map((persona) => ({
     name: persona.toLowerCase(),

@@ -23,6 +23,8 @@ const VARIABLES = {
   allure: declareEnv('IWB_ALLURE', '1 adds allure-playwright to the reporters'),
   allureResults: declareEnv('IWB_ALLURE_RESULTS', 'where allure-playwright writes'),
   allureReport: declareEnv('IWB_ALLURE_REPORT', 'where npm run report:allure writes (read by allurerc.mjs)'),
+  agentEnv: declareEnv('IWB_AGENT_ENV', 'names of variables a command: agent gets (its own model key), comma-separated'),
+  unsafeNoSandbox: declareEnv('IWB_UNSAFE_NO_SANDBOX', '1 runs untrusted processes unconfined when no sandbox is available'),
 } as const;
 export const SETTINGS_VARIABLES: Readonly<Record<keyof typeof VARIABLES, string>> = VARIABLES;
 
@@ -42,6 +44,10 @@ const SettingsSchema = z.object({
   allure: flag.default(false),
   allureResults: z.string().default('allure-results'),
   allureReport: z.string().default('allure-report'),
+  /** Names of variables a `command:` agent gets (its own model key); nothing else of the environment. */
+  agentEnv: z.string().default(''),
+  /** Run untrusted processes unconfined when no sandbox is available (sandbox/detect.ts says what that exposes). */
+  unsafeNoSandbox: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
 export type Settings = Omit<z.infer<typeof SettingsSchema>, 'chromium'> & {
   /** The resolved browser (config/chromium.ts); undefined when none is installed. */

@@ -71,6 +71,8 @@ export const EpisodeAnnotationSchema = z.object({
   intent: IntentAnnotationSchema.optional(),
   /** The episode's folder (trajectory.json, shots/, final.png) on the machine that ran it, for the case viewer. */
   runFolder: z.string().optional(),
+  /** How the episode's untrusted processes were isolated (bwrap, user, none, refused). */
+  sandbox: z.string().optional(),
 });
 export type EpisodeAnnotation = z.infer<typeof EpisodeAnnotationSchema>;
 

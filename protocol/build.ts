@@ -73,6 +73,8 @@ export interface EpisodeRecord {
   tokens: EpisodeAnnotation['tokens'];
   durationMs: number;
   error?: string;
+  /** The isolation its untrusted processes ran in. */
+  sandbox?: string;
 }
 
 export function episodeAnnotation(
@@ -96,6 +98,7 @@ export function episodeAnnotation(
     usage: extra.usage,
     ...(extra.intent ? { intent: extra.intent } : {}),
     ...(extra.runFolder ? { runFolder: extra.runFolder } : {}),
+    ...(t.sandbox ? { sandbox: t.sandbox } : {}),
   };
   return annotate(ANNOTATION.episode, EpisodeAnnotationSchema, payload);
 }

@@ -102,9 +102,10 @@ export default class IwbReporter implements Reporter {
       return;
     }
     const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
+    const sandbox = [...new Set(records.map((r) => r.episode?.sandbox).filter((s): s is string => Boolean(s)))].sort().join(', ') || 'unknown';
     const report = buildReport(
       records,
-      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status },
+      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, sandbox },
       { prices: this.prices },
     );
     const firstError = records.find((r) => r.status === 'errored')?.evidence;

@@ -21,6 +21,7 @@ export const adapter: AdapterModule = {
       cwd: deps.cwd ?? process.cwd(),
       env: deps.env ?? process.env,
       ...(deps.agentName ? { name: deps.agentName } : {}),
+      ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     });
     // A verify with `criteria` is audited by the copilot model, else by the agent role's model, if either is set.
     const auditor = deps.clients.copilot ?? deps.clients.agent;
