@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { perform } from '../judge/act.js';
 import { ActionSchema as PageActionSchema, describeAction, type JudgeAction } from '../judge/actions.js';
 import { guardPage, type PageGuard } from '../judge/page-guard.js';
+import { SERVICE_WORKERS } from '../sandbox/browser-network.js';
 import { newNonce, untrustedBlock } from '../judge/prompt.js';
 import { installClickTracker, labelPage } from '../judge/som.js';
 import type { ModelClient } from '../llm/client.js';
@@ -79,7 +80,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
   let fresh: string[] = [];
   let frame: Buffer | null = null;
   let title = '';
-  const context = await req.browser.newContext({ viewport: VIEWPORT });
+  const context = await req.browser.newContext({ viewport: VIEWPORT, serviceWorkers: SERVICE_WORKERS });
   const finish = (passed: boolean, error: boolean, report: string): AuditOutcome => ({
     record: { criteria: req.criteria, model: req.client.model, passed, error, report, turns, usage },
     frame,

@@ -11,6 +11,7 @@ import type { SiteOptions, StartedSite } from '../site/site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 import { publicCase, type Agent } from './types.js';
 import { AUDIT_FAILURE_LIMITS, VerifyRunner } from './verify-step.js';
+import { getSandbox } from '../sandbox/sandbox.js';
 import { linesOfCode, Workspace } from './workspace.js';
 
 export interface EpisodeInput {
@@ -50,6 +51,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   let questionBeforeCode = false;
   /** Any file written yet (an implement, or files carried by a verify or submit reply). */
   let coded = false;
+  let tokensSelfReported = false;
   let deadlock: Trajectory['deadlock'];
   const verifier = new VerifyRunner({
     browser,
@@ -64,11 +66,12 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
 
   let session;
   try {
-    session = await agent.start({ case: publicCase(c, stepCap), browser });
+    session = await agent.start({ case: publicCase(c, stepCap), browser, workspace: ws.root, shotsDir: path.join(dir, 'shots') });
     let observation: Observation = { type: 'start', instruction: c.instruction, stepsLeft: stepCap };
     for (let index = 0; index < stepCap; index++) {
       const t0 = Date.now();
       const decision = await session.next(observation);
+      if (decision.usageSelfReported && decision.usage) tokensSelfReported = true;
       tokens.promptTokens += decision.usage?.promptTokens ?? 0;
       tokens.completionTokens += decision.usage?.completionTokens ?? 0;
       copilotTokens.promptTokens += decision.copilotUsage?.promptTokens ?? 0;
@@ -127,6 +130,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
   } finally {
     await session?.close?.().catch(() => undefined);
+    const log = session?.stderr?.();
+    if (log) await fs.writeFile(path.join(dir, 'agent-stderr.log'), log).catch(() => undefined);
     await live.close();
   }
 
@@ -148,6 +153,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     linesOfCode: await linesOfCode(ws),
     files: await ws.list(),
     tokens,
+    sandbox: getSandbox().detected.isolation,
+    ...(tokensSelfReported ? { tokensSelfReported } : {}),
     ...(copilotTokens.promptTokens + copilotTokens.completionTokens > 0 ? { copilotTokens } : {}),
     ...(deadlock ? { deadlock } : {}),
   };

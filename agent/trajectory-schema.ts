@@ -38,6 +38,8 @@ export const TrajectorySchema = z.looseObject({
   files: z.array(z.string()),
   tokens: usage,
   copilotTokens: usage.optional(),
+  tokensSelfReported: z.boolean().optional(),
+  sandbox: z.string().optional(),
   deadlock: DeadlockSchema.optional(),
 });
 

@@ -97,6 +97,10 @@ export interface Trajectory {
   linesOfCode: number;
   files: string[];
   tokens: StepUsage;
+  /** The isolation the episode's untrusted processes ran in (sandbox/policy.ts Isolation). */
+  sandbox?: string;
+  /** The agent reported its own token counts (a `command:` agent): bounded per step, but not measured. */
+  tokensSelfReported?: boolean;
   copilotTokens?: StepUsage;
   deadlock?: z.infer<typeof DeadlockSchema>;
 }

@@ -14,6 +14,8 @@ export type Decision = ({ action: Action } | { invalid: string }) & {
   copilotUsage?: StepUsage;
   /** Model-side reasoning or raw reply, kept in the trajectory for debugging. */
   note?: string;
+  /** The usage is the agent's own claim (a `command:` agent's report), not counted by the harness. */
+  usageSelfReported?: boolean;
   /** The model's reasoning blocks, kept apart from the raw reply. */
   reasoning?: string;
   /** Shell commands the reply asked for: recorded, never run. */
@@ -29,6 +31,8 @@ export type Decision = ({ action: Action } | { invalid: string }) & {
 export interface AgentSession {
   next(observation: Observation): Promise<Decision>;
   close?(): Promise<void>;
+  /** What the agent wrote to stderr (command agents), kept as agent-stderr.log in the case folder. */
+  stderr?(): string;
 }
 
 /**
@@ -51,6 +55,9 @@ export function publicCase(c: Case, stepCap: number): PublicCase {
 export interface AgentContext {
   case: PublicCase;
   browser: Browser;
+  /** The episode's workspace and screenshot folders, which a sandboxed agent may read. */
+  workspace?: string;
+  shotsDir?: string;
 }
 
 /**

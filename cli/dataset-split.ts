@@ -4,7 +4,7 @@ import { parseArgs, UsageError, type CliIo } from './io.js';
 
 /** `iwb dataset split <dataset> [--json]`: which tasks are dev and which hold-out, with the strata counts. */
 export async function splitCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args);
+  const { positional, flags } = parseArgs(args, { boolean: ['json'] });
   const source = positional[0];
   if (!source) throw new UsageError('usage: iwb dataset split <path.jsonl | builtin> [--json]');
   const d = await loadDataset(source);

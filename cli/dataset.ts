@@ -17,7 +17,7 @@ export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.Proc
   if (sub === 'build') return (await import('./dataset-build.js')).buildCommand(args.slice(1), io, env);
   if (sub === 'schema') return (await import('./dataset-schema.js')).schemaCommand(args.slice(1), io);
   if (sub === 'split') return (await import('./dataset-split.js')).splitCommand(args.slice(1), io);
-  const { positional, flags } = parseArgs(args);
+  const { positional, flags } = parseArgs(args, { boolean: ['json'] });
   const [, source] = positional;
   if (sub !== 'check' || !source) throw new UsageError(USAGE);
   // Duplicates and slots without a target component are listed in full first: the strict loader stops at the first.

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { metricsMarkdown } from '../reporters/metric-table.js';
-import { UsageError, type CliIo } from './io.js';
+import { parseArgs, UsageError, type CliIo } from './io.js';
 
 const BEGIN = /<!-- metrics:begin[^>]*-->\n/;
 const END = '<!-- metrics:end -->';
@@ -15,9 +15,9 @@ export function withMetricsTable(readme: string): string {
 
 /** `iwb docs metrics [--write]`: print the metric table, or rewrite it into README.md. */
 export async function docsCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'metrics' || rest.some((a) => a !== '--write')) throw new UsageError('usage: iwb docs metrics [--write]');
-  if (!rest.includes('--write')) {
+  const { positional, flags } = parseArgs(args, { boolean: ['write'] });
+  if (positional.length !== 1 || positional[0] !== 'metrics') throw new UsageError('usage: iwb docs metrics [--write]');
+  if (!flags.has('write')) {
     io.out(metricsMarkdown());
     return 0;
   }

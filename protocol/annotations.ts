@@ -73,6 +73,10 @@ export const EpisodeAnnotationSchema = z.object({
   degraded: z.array(z.string()).nullable().default(null),
   usage: z.array(UsageEntrySchema).default([]),
   intent: IntentAnnotationSchema.optional(),
+  /** The episode's folder (trajectory.json, shots/, final.png) on the machine that ran it, for the case viewer. */
+  runFolder: z.string().optional(),
+  /** How the episode's untrusted processes were isolated (bwrap, user, none, refused). */
+  sandbox: z.string().optional(),
 });
 export type EpisodeAnnotation = z.infer<typeof EpisodeAnnotationSchema>;
 

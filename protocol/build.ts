@@ -76,11 +76,13 @@ export interface EpisodeRecord {
   tokens: EpisodeAnnotation['tokens'];
   durationMs: number;
   error?: string;
+  /** The isolation its untrusted processes ran in. */
+  sandbox?: string;
 }
 
 export function episodeAnnotation(
   t: EpisodeRecord,
-  extra: { agent: string; cached: boolean; degraded: string[] | null; usage: UsageEntry[]; intent?: IntentAnnotation },
+  extra: { agent: string; cached: boolean; degraded: string[] | null; usage: UsageEntry[]; intent?: IntentAnnotation; runFolder?: string },
 ): Annotation {
   const payload: EpisodeAnnotation = {
     agent: extra.agent,
@@ -98,6 +100,8 @@ export function episodeAnnotation(
     degraded: extra.degraded,
     usage: extra.usage,
     ...(extra.intent ? { intent: extra.intent } : {}),
+    ...(extra.runFolder ? { runFolder: extra.runFolder } : {}),
+    ...(t.sandbox ? { sandbox: t.sandbox } : {}),
   };
   return annotate(ANNOTATION.episode, EpisodeAnnotationSchema, payload);
 }

@@ -60,7 +60,13 @@ export const ReportSchema = z.object({
     dataset: z.string(),
     agents: z.array(z.string()),
     playwrightStatus: z.string(),
+    /** The isolations the run's episodes used (sorted, joined with ", "), "unknown" when none said. */
+    sandbox: z.string().optional(),
     bootstrap: z.object({ resamples: z.number(), seed: z.number(), level: z.number() }),
+    /** Set when the run covered less than the dataset (a --project or --grep filter) or was interrupted. */
+    /** The first error of the run (an errored episode or slot), so a run that broke says how. */
+    firstError: z.string().optional(),
+    partial: z.object({ casesRun: z.number(), casesInDataset: z.number().nullable(), interrupted: z.boolean(), reason: z.string() }).optional(),
   }),
   overall: AggregateSchema,
   byPersona: z.record(z.string(), AggregateSchema),

@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { allowOnlyOrigin, SERVICE_WORKERS } from '../sandbox/browser-network.js';
 
 export interface Rendering {
   title: string;
@@ -25,10 +26,9 @@ export async function checkPage(browser: Browser, siteUrl: string, pagePath: str
 }
 
 async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot: (page: Page) => Promise<Buffer>): Promise<Rendering> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: SERVICE_WORKERS });
   try {
-    const origin = new URL(siteUrl).origin;
-    await context.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+    await allowOnlyOrigin(context, new URL(siteUrl).origin);
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     page.on('console', (m) => {

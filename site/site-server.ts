@@ -2,6 +2,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import mime from 'mime-types';
 
 /** A running site: where to point a browser, and how to stop it. */
 export interface ServedSite {
@@ -10,23 +11,13 @@ export interface ServedSite {
   close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.htm': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.woff2': 'font/woff2',
-};
+/**
+ * Content types from mime-types (the jshttp table behind Express), so wasm, fonts, media and manifests
+ * are served as browsers expect; a module script or a wasm file served as octet-stream fails to load.
+ */
+export function contentTypeOf(file: string): string {
+  return mime.contentType(path.extname(file).toLowerCase()) || 'application/octet-stream';
+}
 
 /** Resolves a URL path inside root, or returns null when it would leave it (`..`, encoded or not). */
 export function resolveInside(root: string, urlPath: string): string | null {
@@ -55,7 +46,7 @@ export async function serveStatic(rootDir: string): Promise<ServedSite> {
       if ((await fs.stat(file)).isDirectory()) file = path.join(file, 'index.html');
       const stat = await fs.stat(file);
       res.writeHead(200, {
-        'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'content-type': contentTypeOf(file),
         'content-length': stat.size,
         'cache-control': 'no-store',
       });

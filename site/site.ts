@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { siteEnvironment } from '../sandbox/child-env.js';
+import { siteEnvironment } from '../sandbox/env.js';
+import { SITE_LIMITS, type ResourceLimits } from '../sandbox/policy.js';
+import { getSandbox, type Sandbox } from '../sandbox/sandbox.js';
 import { detectProject, findBuildOutput } from './npm-project.js';
 import { installIfNeeded, runScript } from './npm-site.js';
 import { serveErrorPage, serveStatic, type ServedSite } from './site-server.js';
@@ -10,16 +12,31 @@ export interface SiteOptions {
   buildTimeoutMs?: number;
   /** How long a dev or start server has to answer on its port. */
   startTimeoutMs?: number;
-  /** The environment site processes inherit from, before secrets are removed (default: this process's). */
+  /** The environment site processes draw their allowlisted one from (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Where the site's processes run (default: the process's sandbox) and their bounds. */
+  sandbox?: Sandbox;
+  limits?: ResourceLimits;
+  /** How much an npm install may put into node_modules. */
+  installLimits?: InstallLimits;
 }
+
+export interface InstallLimits {
+  files: number;
+  bytes: number;
+}
+
+export const DEFAULT_INSTALL_LIMITS: InstallLimits = { files: 60_000, bytes: 1024 * 1024 * 1024 };
 
 export interface ResolvedSiteOptions {
   installTimeoutMs: number;
   buildTimeoutMs: number;
   startTimeoutMs: number;
-  /** Already cleaned of secrets. */
-  env: NodeJS.ProcessEnv;
+  /** Already reduced to the allowlist. */
+  env: Record<string, string>;
+  sandbox: Sandbox;
+  limits: ResourceLimits;
+  installLimits: InstallLimits;
 }
 
 export type SiteMode = 'static' | 'dev' | 'build' | 'start' | 'error';
@@ -46,6 +63,9 @@ export async function startSite(workspaceRoot: string, options: SiteOptions = {}
     buildTimeoutMs: options.buildTimeoutMs ?? DEFAULT_SITE_OPTIONS.buildTimeoutMs,
     startTimeoutMs: options.startTimeoutMs ?? DEFAULT_SITE_OPTIONS.startTimeoutMs,
     env: siteEnvironment(options.env ?? process.env),
+    sandbox: options.sandbox ?? getSandbox(),
+    limits: options.limits ?? SITE_LIMITS,
+    installLimits: options.installLimits ?? DEFAULT_INSTALL_LIMITS,
   };
   const project = await detectProject(root);
   if (project.kind === 'static') {

@@ -1,6 +1,6 @@
 import { AUDIT_VERSION } from '../audit.js';
-import { LlmSession } from '../llm-session.js';
-import { loadPrompts, type Protocol } from '../prompts.js';
+import { LlmSession } from '../builtin/llm-session.js';
+import { loadPrompts, type Protocol } from '../builtin/prompts.js';
 import type { AdapterModule } from '../registry.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test';
 import type { Observation } from '../actions.js';
 import { shrinkToJpeg } from '../image.js';
-import type { ObservationView } from '../observation-text.js';
+import type { ObservationView } from './observation-text.js';
 
 /**
  * How observations read in the paper's protocol: no step count (the paper's agent is never told how

@@ -1,4 +1,4 @@
-import type { Observation } from './actions.js';
+import type { Observation } from '../actions.js';
 
 /**
  * How an observation reads to a language model: one text, plus the screenshot for verify steps. The

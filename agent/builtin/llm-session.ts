@@ -1,14 +1,14 @@
 import type { Browser } from '@playwright/test';
-import type { ModelClient } from '../llm/client.js';
-import type { ChatMessage, ContentPart, ToolCall } from '../llm/types.js';
-import type { Observation, StepUsage } from './actions.js';
+import type { ModelClient } from '../../llm/client.js';
+import type { ChatMessage, ContentPart, ToolCall } from '../../llm/types.js';
+import type { Observation, StepUsage } from '../actions.js';
 import { parseArtifactReply } from './artifact-parser.js';
-import { parsePaperReply } from './builtin/paper-protocol.js';
-import { paperView } from './builtin/paper-view.js';
+import { parsePaperReply } from './paper-protocol.js';
+import { paperView } from './paper-view.js';
 import { viewObservation, type ObservationView } from './observation-text.js';
 import { copilotRequest, type AgentPrompts, type Protocol } from './prompts.js';
 import { actionFromToolCalls, AGENT_TOOLS } from './tool-calls.js';
-import type { AgentSession, Decision } from './types.js';
+import type { AgentSession, Decision } from '../types.js';
 
 export interface LlmSessionOptions {
   client: ModelClient;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionSchema, type Action } from './actions.js';
+import { ActionSchema, type Action } from '../actions.js';
 
 /**
  * Reads the bolt-style text protocol, for models without tool calling: `<boltArtifact>` with

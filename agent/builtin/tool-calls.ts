@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ToolCall, ToolSpec } from '../llm/types.js';
-import { ActionSchema, type Action } from './actions.js';
+import type { ToolCall, ToolSpec } from '../../llm/types.js';
+import { ActionSchema, type Action } from '../actions.js';
 
 /**
  * The action space as function-calling tools. The JSON schemas tell the model what to send; the

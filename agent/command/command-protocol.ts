@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionSchema, type Action, type Observation, type StepUsage } from './actions.js';
+import { ActionSchema, type Action, type Observation, type StepUsage } from '../actions.js';
 
 /**
  * The bring-your-own-agent protocol (IWB_AGENT=command:<command line>), JSON Lines over the program's
@@ -44,9 +44,12 @@ export const HarnessMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type HarnessMessage = z.infer<typeof HarnessMessageSchema>;
 
+/** More than any model's context and output per step: a larger claim is a broken or lying agent. */
+export const MAX_SELF_REPORTED_TOKENS = 10_000_000;
+
 export const AgentUsageSchema = z.object({
-  promptTokens: z.number().int().min(0),
-  completionTokens: z.number().int().min(0),
+  promptTokens: z.number().int().min(0).max(MAX_SELF_REPORTED_TOKENS),
+  completionTokens: z.number().int().min(0).max(MAX_SELF_REPORTED_TOKENS),
 });
 
 /** The extras an agent may put next to its action; kept apart because ActionSchema's objects are strict. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 /**
- * The built-in agent's prompts, kept as Markdown files in agent/prompts/ so they can be read and edited
+ * The built-in agent's prompts, kept as Markdown files in agent/builtin/prompts/ so they can be read and edited
  * as text. Their hash goes into the agent's config: changing a prompt changes the episode cache key,
  * so episodes run with an older prompt are not reused.
  */
