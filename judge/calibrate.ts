@@ -4,9 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { serveStatic, type ServedSite } from '../site/site-server.js';
-import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from '../reporters/stats.js';
 import type { AssertionType, Case, CTech, Task } from '../slots/schema.js';
-import { agreementBy, agreementWithCi, type AgreementWithCi } from './calibration-stats.js';
+import { agreementBy, agreementWithCi, CALIBRATION_BOOTSTRAP, type AgreementWithCi, type BootstrapOptions } from './calibration-stats.js';
 import { loadVariants, materialiseVariant } from './variants.js';
 import type { Judge, VerdictStatus } from './types.js';
 
@@ -174,7 +173,7 @@ export interface CalibrationSummary {
   misjudged: Array<{ judge: string; taskId: string; variant: string; slotId: string; expected: string; got: string; evidence: string }>;
 }
 
-export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: string[], bootstrap: BootstrapOptions = DEFAULT_BOOTSTRAP): CalibrationSummary {
+export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: string[], bootstrap: BootstrapOptions = CALIBRATION_BOOTSTRAP): CalibrationSummary {
   const stats: CalibrationSummary['stats'] = {};
   for (const key of [probeKey, ...modelKeys]) {
     const items = rows

@@ -1,5 +1,4 @@
 import { mulberry32, seedFor } from '../personas/prng.js';
-import { quantile, type BootstrapOptions } from '../reporters/stats.js';
 import { agreement, type Agreement, type Judgement } from './agreement.js';
 
 /**
@@ -10,6 +9,20 @@ import { agreement, type Agreement, type Judgement } from './agreement.js';
  */
 
 export type Interval = [number, number] | null;
+
+/** Same settings and percentile rule as the report's intervals (reporters/stats.ts), kept here because judge/ sits below reporters/. */
+export interface BootstrapOptions {
+  resamples: number;
+  seed: number;
+  level: number;
+}
+export const CALIBRATION_BOOTSTRAP: BootstrapOptions = { resamples: 1000, seed: 20261202, level: 0.95 };
+
+function quantile(sorted: readonly number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos), hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
 
 export interface AgreementWithCi extends Agreement {
   ci: { accuracy: Interval; precisionFail: Interval; recallFail: Interval; kappa: Interval };
