@@ -53,9 +53,16 @@ export function colourKeys(text: string): Set<string> {
   return new Set(colourPhrases(text).map((c) => c.key));
 }
 
-/** Numbers as digits or words, in order. */
+const NUMBER_WORDS: Readonly<Record<string, string>> = {
+  single: '1', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
+  eleven: '11', twelve: '12', fifteen: '15', twenty: '20', thirty: '30', fifty: '50', hundred: '100', dozen: '12',
+};
+
+/** Numbers in order, as digits: "five" and "5" are one value. */
 export function numberValues(text: string): string[] {
-  return tokens(text).filter(isNumber);
+  return tokens(text)
+    .filter((t) => isNumber(t) || t === 'single')
+    .map((t) => NUMBER_WORDS[t] ?? t);
 }
 
 /** What a colour is applied to, in the user's own words ("background", "UI elements"). */
