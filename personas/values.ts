@@ -73,7 +73,7 @@ export interface ColourAssignment {
 
 const PARTS: ReadonlyArray<[RegExp, string]> = [
   [/\b(background|backdrop|canvas|base colou?r|page colou?r|backgrounds|body|layout|outer layout)\b/, 'background'],
-  [/\b(ui elements|ui components|ui pieces|ui blocks|interactive elements|visible components|main components|components?|elements|controls|interface|content blocks|buttons and cards|buttons|the ui|ui)\b/, ''],
+  [/\b(ui elements|ui components|ui pieces|ui blocks|interactive elements|visible components|main components|components?|elements|controls|interface|content blocks|buttons and cards|buttons|ui)\b/, ''],
   [/\b(text|font|headings?|titles?)\b/, ''],
   [/\b(header|footer|navigation bar|navbar|sidebar|links?|borders?|accents?|highlights)\b/, ''],
 ];

@@ -77,6 +77,11 @@ function retelling(statement: Statement, personaSents: readonly string[]): { sen
   return { sentence: best, shape };
 }
 
+/** What the persona's instruction says in place of a gold statement: the stance P-CON defends. */
+export function stanceFor(statement: Statement, personaInstruction: string): string | null {
+  return retelling(statement, sentences(personaInstruction)).sentence;
+}
+
 function valuesOf(slot: Slot, statement: Statement): { colours: string[]; numbers: string[] } {
   const clause = statement.clause;
   const slotColours = colourKeys(`${slot.task} ${slot.expectedResult}`);
