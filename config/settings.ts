@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { USER_KINDS, type UserKind } from '../personas/types.js';
 
 /**
  * Every environment variable the harness reads, read once into a typed object. Nothing deeper than the
@@ -26,6 +27,10 @@ const SettingsSchema = z.object({
   stepCapOverride: z.coerce.number().int().positive().optional(),
   prices: z.string().optional(),
   agentStepTimeoutMs: z.coerce.number().int().positive().optional(),
+  /** Unset: the profile's default (contained unless a profile says otherwise). */
+  user: z.enum(USER_KINDS).optional(),
+  /** A degradation records file (iwb personas annotate --out) for a dataset that carries none. */
+  degradation: z.string().optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -38,6 +43,8 @@ const VARIABLES: Record<keyof Settings, string> = {
   stepCapOverride: 'IWB_STEP_CAP',
   prices: 'IWB_PRICES',
   agentStepTimeoutMs: 'IWB_AGENT_STEP_TIMEOUT_MS',
+  user: 'IWB_USER',
+  degradation: 'IWB_DEGRADATION',
 };
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
@@ -58,6 +65,16 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
     runDir: path.resolve(cwd, s.runDir),
     reportDir: path.resolve(cwd, s.reportDir),
   };
+}
+
+/** Which simulated user a run uses: IWB_USER, else the contained user. */
+export function userKind(s: Pick<Settings, 'user'>): UserKind {
+  return s.user ?? 'contained';
+}
+
+/** Where derived degradation records are cached when no file is given or kept beside the dataset. */
+export function degradationCacheDir(s: Pick<Settings, 'runDir'>): string {
+  return path.join(s.runDir, 'degradation');
 }
 
 /** Chromium flags this machine needs: no sandbox as root, and no calls home on a closed network. */

@@ -5,7 +5,7 @@ import { formatMarkdown, formatText } from './format.js';
 import { renderSummary } from './html-summary.js';
 import { scoreCase, type SlotRecord } from './metrics.js';
 import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
-import { buildReport } from './report.js';
+import { buildReport, episodeMeta } from './report.js';
 import { readSettings } from '../config/settings.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
@@ -96,9 +96,10 @@ export default class IwbReporter implements Reporter {
       return;
     }
     const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
+    const runMeta = episodeMeta(records);
     const report = buildReport(
       records,
-      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status },
+      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, ...runMeta },
       { prices: this.prices },
     );
     await fs.mkdir(this.outputDir, { recursive: true });
