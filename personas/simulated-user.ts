@@ -8,7 +8,7 @@ import { stanceFor } from './degradation/offline.js';
 import { mulberry32, pick, seedFor } from './prng.js';
 import { asksAboutExtra, isDumpRequest, isFollowUp, pointsOutConflict } from './questions.js';
 import { bm25Retrieve, llmRetrieve, RETRIEVAL_DEFAULTS, type RetrievalOptions } from './retrieval.js';
-import { breakOracleRuns, goldStatements, isUnrequestedSlot, longestOracleRun, MAX_ORACLE_RUN, oracleText } from './statements.js';
+import { breakOracleRuns, goldStatements, isUnrequestedSlot, longestOracleRun, MAX_ORACLE_RUN, narrowStatement, oracleText } from './statements.js';
 import type { SimulatedUser, UserTurn } from './types.js';
 import { styleOf, type SpokenFact } from './voice.js';
 import { VOICES } from './voices.js';
@@ -101,7 +101,8 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
     if (retrieved.length === 0) return turn(question, pick(rng, style.nonAnswer), { refused: true }, tokens);
 
     const conflict = pointsOutConflict(question);
-    const facts = retrieved.map((id) => factFor(id, conflict));
+    // Two slots stated by one clause are said once.
+    const facts = dedupe(retrieved.map((id) => factFor(id, conflict)));
     for (const id of retrieved) timesAsked.set(id, (timesAsked.get(id) ?? 0) + 1);
     lastTopic = retrieved;
     const stances = facts.filter((f) => f.mode === 'defend' || f.mode === 'concede').map((f) => ({ slotId: f.slotId, stance: f.mode as 'defend' | 'concede' }));
@@ -126,7 +127,13 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
         const a = await llmAnswer(client, messages, rejected);
         tokens = addUsage(tokens, a.usage);
         text = a.text;
-      } else text = breakOracleRuns(voice.speak(facts, topicRng), oracle);
+      } else {
+        // Offline, a retry cuts the clauses down to what names none of the caught slots' terms.
+        const hidden = rejected.flatMap((r) => (r.reason === 'leak' ? r.terms : []));
+        const spoken = hidden.length === 0 ? facts : dedupe(facts.map((f) => (f.mode === 'defend' || !f.statement ? f : { ...f, statement: narrowStatement(f.statement, hidden) }))).filter((f) => f.mode === 'defend' || f.mode === 'exclude' || f.mode === 'unstated' || f.statement !== '');
+        if (spoken.length === 0) break;
+        text = breakOracleRuns(voice.speak(spoken, topicRng), oracle);
+      }
       // An empty reply says nothing and leaks nothing: ask again with the same conversation.
       if (text === '') continue;
       if (longestOracleRun(text, oracle) > MAX_ORACLE_RUN) {
@@ -158,6 +165,16 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
       rejected.push({ answer: text, reason: 'leak', terms });
     }
     return done(pick(rng, style.nonAnswer), { refused: true, retries: maxRegenerations, ...(caught.size ? { caughtLeakSlotIds: [...caught] } : {}) });
+  }
+
+  function dedupe(facts: SpokenFact[]): SpokenFact[] {
+    const seen = new Set<string>();
+    return facts.filter((f) => {
+      const key = `${f.mode}:${f.statement}:${f.stance ?? ''}`;
+      if (f.statement && seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   }
 
   return {

@@ -170,6 +170,23 @@ export function breakOracleRuns(answer: string, oracle: readonly string[]): stri
   return thinned;
 }
 
+/**
+ * A statement cut down to the pieces that do not name a hidden slot's terms: "browse and analyze policies and
+ * be able to filter and sort" minus "sort" keeps "browse and analyze policies" and "be able to filter". Used
+ * when the whole clause would give away a slot the question did not ask about. Empty when nothing is left.
+ */
+export function narrowStatement(statement: string, hiddenTerms: readonly string[]): string {
+  const hidden = new Set(hiddenTerms);
+  const pieces = statement
+    .replace(/[.!?]+$/, '')
+    .split(/\s*[,;]\s*|\s+(?:and|or)\s+/)
+    .map((p) => p.replace(/^(?:and|or)\s+/i, '').trim())
+    .filter(Boolean);
+  const kept = pieces.filter((p) => !tokens(p).some((t) => hidden.has(t)) && !contentStems(p).some((s) => hidden.has(s)));
+  if (kept.length === 0 || kept.length === pieces.length) return kept.length === 0 ? '' : statement;
+  return `${kept.length > 1 ? `${kept.slice(0, -1).join(', ')} and ${kept.at(-1)}` : kept[0]}.`;
+}
+
 /** Helpers the annotator needs too: a clause's value words. */
 export function clauseValues(text: string): { colours: Set<string>; numbers: string[] } {
   return { colours: colourKeys(text), numbers: numberValues(text) };
