@@ -61,10 +61,12 @@ function overlap(a: readonly string[], b: ReadonlySet<string>): number {
 }
 
 /** The persona sentence that retells a gold sentence: most shared stems, values left aside. */
-function retelling(statement: Statement, personaSents: readonly string[]): { sentence: string | null; shape: number } {
+function retelling(statement: Statement, personaSents: readonly string[], common: ReadonlySet<string> = new Set()): { sentence: string | null; shape: number } {
   // The frame without its values: "Assign _ to the background and _ to the UI elements".
   const frame = colourPhrases(statement.sentence).reduce((t, c) => t.replace(new RegExp(c.phrase.replace(/ /g, '[\\s-]+'), 'i'), ' '), statement.sentence.replace(/-/g, ' '));
-  const stems = contentStems(frame).filter((w) => !isNumber(w));
+  const all = contentStems(frame).filter((w) => !isNumber(w));
+  const own = all.filter((w) => !common.has(w));
+  const stems = own.length > 0 ? own : all;
   let best: string | null = null;
   let shape = 0;
   for (const s of personaSents) {
@@ -100,16 +102,25 @@ export function annotateOffline(task: Pick<Task, 'goldInstruction' | 'slots'>, p
   const goldColours = colourKeys(task.goldInstruction);
   const goldNumbers = new Set(numberValues(task.goldInstruction));
   const findings: SlotFinding[] = [];
+  const goldSents = sentences(task.goldInstruction);
+  // The site's subject ("recipe" in a recipe site: the opening sentence's words, and words most sentences
+  // share) says nothing about WHICH requirement survived.
+  const sentStems = goldSents.map((s) => new Set(contentStems(s)));
+  const frequent = new Set([...new Set(sentStems.flatMap((s) => [...s]))].filter((w) => sentStems.filter((s) => s.has(w)).length * 2 > goldSents.length));
+  const commonFor = (st: Statement) => new Set([...frequent, ...(st.sentenceIndex === 0 ? [] : sentStems[0] ?? [])]);
 
   for (const slot of task.slots) {
     const st = statements.get(slot.id);
     if (!st) continue;
-    const told = retelling(st, personaSents);
+    const common = commonFor(st);
+    const told = retelling(st, personaSents, common);
     const values = valuesOf(slot, st);
     // "warm peru" still says peru; "twilight gray" for "dim gray" is a blur, not a different colour.
     const present = (c: string) => [...personaColours].some((p) => p.includes(c));
     const missing = [...values.colours.filter((c) => !present(c)), ...values.numbers.filter((n) => !personaNumbers.has(n))];
-    const stems = contentStems(st.clause);
+    const clauseStems = contentStems(st.clause);
+    const ownStems = clauseStems.filter((w) => !common.has(w));
+    const stems = ownStems.length > 0 ? ownStems : clauseStems;
     const coverage = overlap(stems, personaStems);
     const retold = told.sentence ?? '';
     const related = (a: string, b: string) => a.includes(b) || b.includes(a);
