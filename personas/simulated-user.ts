@@ -102,7 +102,7 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
 
     const conflict = pointsOutConflict(question);
     // Two slots stated by one clause are said once.
-    const facts = dedupe(retrieved.map((id) => factFor(id, conflict)));
+    const facts = dedupe(shieldStance(retrieved.map((id) => factFor(id, conflict))));
     for (const id of retrieved) timesAsked.set(id, (timesAsked.get(id) ?? 0) + 1);
     lastTopic = retrieved;
     const stances = facts.filter((f) => f.mode === 'defend' || f.mode === 'concede').map((f) => ({ slotId: f.slotId, stance: f.mode as 'defend' | 'concede' }));
@@ -165,6 +165,22 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
       rejected.push({ answer: text, reason: 'leak', terms });
     }
     return done(pick(rng, style.nonAnswer), { refused: true, retries: maxRegenerations, ...(caught.size ? { caughtLeakSlotIds: [...caught] } : {}) });
+  }
+
+  /**
+   * While P-CON still stands by a contradicted requirement, another slot stated in the same gold sentence
+   * ("navy background with the name in white") is said as the user's request said it, or not at all when the
+   * defence already says that sentence: stating it from the gold would hand over the true value.
+   */
+  function shieldStance(facts: SpokenFact[]): SpokenFact[] {
+    const unconceded = [...contradicted].filter((id) => !conceded.has(id)).map((id) => statements.get(id)?.sentenceIndex);
+    const defended = new Set(facts.filter((f) => f.mode === 'defend').map((f) => statements.get(f.slotId)?.sentenceIndex));
+    return facts.flatMap((f) => {
+      const st = statements.get(f.slotId);
+      if (f.mode !== 'state' || !st || !unconceded.includes(st.sentenceIndex)) return [f];
+      if (defended.has(st.sentenceIndex)) return [];
+      return [{ ...f, statement: stanceFor(st, c.instruction) ?? '' }].filter((x) => x.statement !== '');
+    });
   }
 
   function dedupe(facts: SpokenFact[]): SpokenFact[] {

@@ -179,7 +179,7 @@ export function narrowStatement(statement: string, hiddenTerms: readonly string[
   const hidden = new Set(hiddenTerms);
   const pieces = statement
     .replace(/[.!?]+$/, '')
-    .split(/\s*[,;]\s*|\s+(?:and|or)\s+/)
+    .split(/\s*[,;]\s*|\s+(?:and|or|with|where|while|including)\s+/)
     .map((p) => p.replace(/^(?:and|or)\s+/i, '').trim())
     .filter(Boolean);
   const kept = pieces.filter((p) => !tokens(p).some((t) => hidden.has(t)) && !contentStems(p).some((s) => hidden.has(s)));
