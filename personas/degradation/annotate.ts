@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { ModelClient } from '../../llm/client.js';
 import { describeError, InfraError } from '../../llm/errors.js';
 import { PERSONAS, type Dataset, type Persona } from '../../slots/schema.js';
@@ -19,6 +21,18 @@ import {
  * Derives a degradation record for every case of a dataset: offline from the two texts, or judged by a model.
  * Records in `previous` whose inputs are unchanged are reused as they are, so a second run makes no call.
  */
+/**
+ * The offline annotator's own code and word lists, hashed: a record derived by an older version is stale,
+ * so improving the comparison re-derives cached records instead of silently reusing old ones.
+ */
+let offlineVersionHash: string | undefined;
+export function offlineVersion(): string {
+  offlineVersionHash ??= hashOf(
+    ['./offline.ts', '../statements.ts', '../values.ts', '../text.ts', '../lexicon.json'].map((f) => readFileSync(fileURLToPath(new URL(f, import.meta.url)), 'utf8')),
+  );
+  return offlineVersionHash;
+}
+
 export interface AnnotateOptions {
   client?: ModelClient;
   previous?: DegradationFile;
@@ -42,7 +56,7 @@ export async function annotateDataset(ds: Dataset, options: AnnotateOptions = {}
     const client = options.client;
     const inputHash = client
       ? caseInputHash(c, 'llm', { model: client.model, prompt: hashOf(annotationPrompt(c.task, c.persona, c.instruction)) })
-      : caseInputHash(c, 'offline');
+      : caseInputHash(c, 'offline', { version: offlineVersion() });
     const old = options.previous?.records[c.id];
     if (old && old.inputHash === inputHash) {
       records[c.id] = old;
@@ -135,6 +149,14 @@ export async function ensureDegradation(ds: Dataset, opts: { cacheDir: string; f
     if (!file) {
       if (f === opts.file) throw new Error(`${f}: degradation records file not found (IWB_DEGRADATION); run \`iwb personas annotate\` first`);
       continue;
+    }
+    if (f === cache) {
+      // The cache is ours: an offline record from an older annotator is dropped and derived again below.
+      const byId = new Map(ds.cases.map((c) => [c.id, c]));
+      for (const [id, r] of Object.entries(file.records)) {
+        const c = byId.get(id);
+        if (r.method === 'offline' && c && r.inputHash !== caseInputHash(c, 'offline', { version: offlineVersion() })) delete file.records[id];
+      }
     }
     const { attached } = attachDegradation(ds, file, f);
     if (missing().length === 0) return { source: f, attached };
