@@ -38,7 +38,7 @@ function clientFor(role: Role, offline: boolean, env: NodeJS.ProcessEnv, meter: 
 }
 
 export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['seed', 'out']);
+  const { positional, flags } = parseArgs(args, { string: ['seed', 'out'], boolean: ['offline', 'json'] });
   const [sub, source] = positional;
   if (!source || !sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(USAGE);
   const seed = seedOf(flags);

@@ -12,6 +12,7 @@ export interface RunMeta {
   dataset: string;
   agents: string[];
   playwrightStatus: string;
+  sandbox?: string;
   /** Which simulated user answered ("contained", "paper"; several joined by ", " in a mixed merge). */
   user?: string;
   /** Where the degradation records behind CHR-degraded came from. */
