@@ -71,6 +71,9 @@ export const EpisodeAnnotationSchema = z.object({
   questions: z.array(z.object({ retrieved: z.array(z.string()) })).default([]),
   /** Slots the persona left out, blurred or contradicted; null when the dataset does not say. */
   degraded: z.array(z.string()).nullable().default(null),
+  /** Which simulated user answered (IWB_USER), and where the degradation record came from. */
+  user: z.enum(['contained', 'paper']).optional(),
+  degradationSource: z.string().optional(),
   usage: z.array(UsageEntrySchema).default([]),
   intent: IntentAnnotationSchema.optional(),
   /** The episode's folder (trajectory.json, shots/, final.png) on the machine that ran it, for the case viewer. */

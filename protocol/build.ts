@@ -82,7 +82,7 @@ export interface EpisodeRecord {
 
 export function episodeAnnotation(
   t: EpisodeRecord,
-  extra: { agent: string; cached: boolean; degraded: string[] | null; usage: UsageEntry[]; intent?: IntentAnnotation; runFolder?: string },
+  extra: { agent: string; cached: boolean; degraded: string[] | null; user?: 'contained' | 'paper'; degradationSource?: string; usage: UsageEntry[]; intent?: IntentAnnotation; runFolder?: string },
 ): Annotation {
   const payload: EpisodeAnnotation = {
     agent: extra.agent,
@@ -98,6 +98,8 @@ export function episodeAnnotation(
     ...(t.error ? { error: t.error.slice(0, 2000) } : {}),
     questions: t.steps.filter((s) => s.action === 'clarify' && s.userTurn).map((s) => ({ retrieved: s.userTurn!.retrievedSlotIds })),
     degraded: extra.degraded,
+    ...(extra.user ? { user: extra.user } : {}),
+    ...(extra.degradationSource ? { degradationSource: extra.degradationSource } : {}),
     usage: extra.usage,
     ...(extra.intent ? { intent: extra.intent } : {}),
     ...(extra.runFolder ? { runFolder: extra.runFolder } : {}),
