@@ -9,7 +9,7 @@ import type { ResourceLimits } from './policy.js';
 const MiB = 1024 * 1024;
 
 export function limitsSummary(l: ResourceLimits): string {
-  return `${l.cpuSeconds} s CPU, ${Math.round(l.memoryBytes / MiB)} MiB address space, ${l.processes} processes, ${Math.round(l.fileBytes / MiB)} MiB per file`;
+  return `${l.cpuSeconds} s CPU, ${Math.round(l.memoryBytes / MiB)} MiB memory, ${l.processes} processes, ${Math.round(l.fileBytes / MiB)} MiB per file`;
 }
 
 function signalOf(exit: number | string): string | undefined {
@@ -25,7 +25,7 @@ export function describeExit(exit: number | string, stderr: string, limits: Reso
   let cause: string | undefined;
   if (signal === 'SIGXCPU') cause = `it used up its CPU-time limit of ${limits.cpuSeconds} s`;
   else if (/out of memory|Failed to reserve|allocation failed|Cannot allocate memory|std::bad_alloc|MemoryError/i.test(text)) {
-    cause = `it ran out of its memory limit of ${Math.round(limits.memoryBytes / MiB)} MiB (address space)`;
+    cause = `it ran out of its memory limit of ${Math.round(limits.memoryBytes / MiB)} MiB (writable memory)`;
   } else if (/Cannot fork|Resource temporarily unavailable|EAGAIN|fork: retry/i.test(text)) {
     cause = `it reached its limit of ${limits.processes} processes`;
   } else if (signal === 'SIGXFSZ' || /File too large/i.test(text)) cause = `it wrote a file over ${Math.round(limits.fileBytes / MiB)} MiB`;

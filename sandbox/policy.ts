@@ -15,7 +15,11 @@ export type Isolation = 'bwrap' | 'user' | 'none';
 export interface ResourceLimits {
   /** CPU time per process (RLIMIT_CPU): a spinning process gets SIGXCPU, then SIGKILL. */
   cpuSeconds: number;
-  /** Address space per process (RLIMIT_AS); Node needs about 1 GiB of it to start. */
+  /**
+   * Writable private memory per process (RLIMIT_DATA): what a process really allocates. Not RLIMIT_AS: V8
+   * reserves ~10 GiB of inaccessible address space per WebAssembly memory, so an address-space limit broke
+   * every tool that runs wasm (Vite's parser answered HTTP 500 for every module).
+   */
   memoryBytes: number;
   /** Processes and threads of the sandbox (RLIMIT_NPROC, counted inside its own user namespace). */
   processes: number;
@@ -68,7 +72,7 @@ export function prlimitArgs(limits: ResourceLimits): string[] {
   return [
     PRLIMIT,
     `--cpu=${limits.cpuSeconds}`,
-    `--as=${limits.memoryBytes}`,
+    `--data=${limits.memoryBytes}`,
     `--nproc=${limits.processes}`,
     `--fsize=${limits.fileBytes}`,
     '--core=0',

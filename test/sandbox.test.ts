@@ -259,7 +259,7 @@ describe('the policy, as arguments', () => {
     const setpriv = asRoot.indexOf('/usr/bin/setpriv');
     assert.ok(setpriv > asRoot.indexOf('--'), 'the uid changes inside the namespaces');
     assert.ok(asRoot.includes('--reuid=250000') && asRoot.includes('--no-new-privs'));
-    assert.ok(asRoot.includes(`--as=${AGENT_LIMITS.memoryBytes}`) && asRoot.includes('--nproc=256'));
+    assert.ok(asRoot.includes(`--data=${AGENT_LIMITS.memoryBytes}`) && asRoot.includes('--nproc=256'));
     assert.deepEqual(asRoot.slice(-3), ['npm', 'run', 'dev']);
     const withNet = wrapArgv({ isolation: 'bwrap' }, { ...jail, network: true }, []);
     assert.ok(!withNet.includes('--unshare-net') && withNet.includes('--unshare-user'));
