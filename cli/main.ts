@@ -6,6 +6,10 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: () => Promise<Command>; help: string }> = {
   dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json]' },
+  doctor: {
+    run: async () => (await import('./doctor.js')).doctorCommand,
+    help: 'doctor [--json]   check every configured model role (reachable, key, model, tools, images, JSON mode)',
+  },
   som: {
     run: async () => (await import('./som.js')).somCommand,
     help: 'som <url | file.html> [--json] [--out labelled.png] [--viewport WxH]',

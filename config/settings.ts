@@ -17,6 +17,15 @@ function defaultChromium(): string {
   return CHROMIUM_CANDIDATES.find((p) => existsSync(p)) ?? CHROMIUM_CANDIDATES[CHROMIUM_CANDIDATES.length - 1]!;
 }
 
+/** "90m", "1h", "600s", "250ms" or bare milliseconds. */
+const Duration = z
+  .string()
+  .regex(/^\d+(\.\d+)?\s*(ms|s|m|h)?$/, 'must be a duration such as 60m, 90s, 1h or milliseconds')
+  .transform((v) => {
+    const [, n, unit] = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(v)!;
+    return Math.round(Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(unit ?? 'ms') as 'ms' | 's' | 'm' | 'h']);
+  });
+
 const SettingsSchema = z.object({
   dataset: z.string().default('builtin'),
   agent: z.string().default(''),
@@ -26,6 +35,8 @@ const SettingsSchema = z.object({
   stepCapOverride: z.coerce.number().int().positive().optional(),
   prices: z.string().optional(),
   agentStepTimeoutMs: z.coerce.number().int().positive().optional(),
+  /** An episode's own budget, apart from Playwright's per-test timeout. */
+  episodeTimeoutMs: Duration.default(60 * 60_000),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -38,6 +49,7 @@ const VARIABLES: Record<keyof Settings, string> = {
   stepCapOverride: 'IWB_STEP_CAP',
   prices: 'IWB_PRICES',
   agentStepTimeoutMs: 'IWB_AGENT_STEP_TIMEOUT_MS',
+  episodeTimeoutMs: 'IWB_EPISODE_TIMEOUT',
 };
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
