@@ -8,7 +8,8 @@ import { LiveSite } from './live-site.js';
 import { checkPage, renderPage } from './render.js';
 import type { SiteOptions, StartedSite } from './site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
-import type { Agent } from './types.js';
+import { AgentCrash, type Agent } from './types.js';
+import { ModelError, SchemaError } from '../llm/errors.js';
 import { linesOfCode, Workspace } from './workspace.js';
 
 export interface EpisodeInput {
@@ -23,13 +24,31 @@ export interface EpisodeInput {
   onStep?: (step: TrajectoryStep) => void;
   /** Install and start time limits for npm projects the agent builds. */
   site?: SiteOptions;
+  /** The episode's whole budget (IWB_EPISODE_TIMEOUT); past it the episode ends as the agent's failure. */
+  budgetMs?: number;
+}
+
+/** The episode ran past its budget: the agent was too slow, and what it built is judged. */
+class EpisodeBudgetExceeded extends Error {
+  override name = 'EpisodeBudgetExceeded';
+}
+
+/**
+ * Whose failure ended the episode. The agent's own (its model overflowed, refused or was cut off; its
+ * process crashed or went silent; it ran past the budget) is a result: the site it left is judged. Only
+ * the infrastructure's (an endpoint down, a harness bug) makes the case errored and leaves it out of the rates.
+ */
+export function blameOf(e: unknown): 'agent' | 'infra' {
+  if (e instanceof AgentCrash || e instanceof EpisodeBudgetExceeded) return 'agent';
+  if ((e instanceof ModelError || e instanceof SchemaError) && e.role === 'agent') return 'agent';
+  return 'infra';
 }
 
 /**
  * The episode loop: the agent sees the degraded instruction, then one observation per action, until it
- * submits or the step cap is reached. Every action costs one step. An exception from the agent or the
- * infrastructure ends the episode as errored, with the message kept, so it is never mistaken for a
- * model that simply built the wrong site.
+ * submits, the step cap is reached or the budget runs out. Every action costs one step. A failure of the
+ * agent's own (blameOf) ends the episode as agent-failed and its site is judged; an infrastructure failure
+ * ends it as errored, with the message kept, so it is never mistaken for a model that built the wrong site.
  */
 export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   const { case: c, agent, browser, user, dir, stepCap } = input;
@@ -45,13 +64,57 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   let error: string | undefined;
   let questionBeforeCode = false;
 
-  let session;
+  let session: Awaited<ReturnType<Agent['start']>> | undefined;
+  let over = false;
+  let budgetTimer: NodeJS.Timeout | undefined;
+  const budget = new Promise<never>((_, reject) => {
+    if (input.budgetMs === undefined) return;
+    budgetTimer = setTimeout(() => {
+      over = true;
+      reject(new EpisodeBudgetExceeded(`the episode ran past its budget of ${Math.round(input.budgetMs! / 1000)} s (IWB_EPISODE_TIMEOUT)`));
+    }, input.budgetMs);
+  });
+  budget.catch(() => undefined);
   try {
+    await Promise.race([loop(), budget]);
+  } catch (e) {
+    const blame = blameOf(e);
+    status = blame === 'agent' ? 'agent-failed' : 'errored';
+    error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
+  } finally {
+    clearTimeout(budgetTimer);
+    await session?.close?.().catch(() => undefined);
+    await live.close();
+  }
+
+  return {
+    schemaVersion: 1,
+    caseId: c.id,
+    persona: c.persona,
+    difficulty: c.difficulty,
+    agent: { name: agent.name, config: agent.config },
+    caseHash: input.caseHash,
+    stepCap,
+    status,
+    ...(error ? { error } : {}),
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    steps,
+    counts,
+    questionBeforeCode,
+    linesOfCode: await linesOfCode(ws),
+    files: await ws.list(),
+    tokens,
+    ...(copilotTokens.promptTokens + copilotTokens.completionTokens > 0 ? { copilotTokens } : {}),
+  };
+
+  async function loop(): Promise<void> {
     session = await agent.start({ case: c, browser });
     let observation: Observation = { type: 'start', instruction: c.instruction, stepsLeft: stepCap };
-    for (let index = 0; index < stepCap; index++) {
+    for (let index = 0; index < stepCap && !over; index++) {
       const t0 = Date.now();
-      const decision = await session.next(observation);
+      const decision = await session!.next(observation);
+      if (over) return;
       tokens.promptTokens += decision.usage?.promptTokens ?? 0;
       tokens.completionTokens += decision.usage?.completionTokens ?? 0;
       copilotTokens.promptTokens += decision.copilotUsage?.promptTokens ?? 0;
@@ -82,34 +145,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
       step.latencyMs = Date.now() - t0;
       record(step);
     }
-  } catch (e) {
-    status = 'errored';
-    error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
-  } finally {
-    await session?.close?.().catch(() => undefined);
-    await live.close();
   }
-
-  return {
-    schemaVersion: 1,
-    caseId: c.id,
-    persona: c.persona,
-    difficulty: c.difficulty,
-    agent: { name: agent.name, config: agent.config },
-    caseHash: input.caseHash,
-    stepCap,
-    status,
-    ...(error ? { error } : {}),
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    steps,
-    counts,
-    questionBeforeCode,
-    linesOfCode: await linesOfCode(ws),
-    files: await ws.list(),
-    tokens,
-    ...(copilotTokens.promptTokens + copilotTokens.completionTokens > 0 ? { copilotTokens } : {}),
-  };
 
   function record(step: TrajectoryStep): void {
     steps.push(step);

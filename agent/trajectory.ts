@@ -1,7 +1,8 @@
 import type { UserTurn } from '../personas/types.js';
 import type { ActionType, StepUsage } from './actions.js';
 
-export type EpisodeStatus = 'submitted' | 'step-cap' | 'errored';
+/** agent-failed: the agent's own failure (crash, silence, refusal, cut-off, over budget) ended it; its site is judged. */
+export type EpisodeStatus = 'submitted' | 'step-cap' | 'agent-failed' | 'errored';
 
 /** One step as recorded: what was decided, what came back. File contents are kept in the workspace, not here. */
 export interface TrajectoryStep {

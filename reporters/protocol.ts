@@ -62,7 +62,7 @@ export type IntentAnnotation = z.infer<typeof IntentAnnotationSchema>;
 
 export const EpisodeAnnotationSchema = z.object({
   agent: z.string(),
-  status: z.enum(['submitted', 'step-cap', 'errored']),
+  status: z.enum(['submitted', 'step-cap', 'agent-failed', 'errored']),
   cached: z.boolean(),
   steps: z.number(),
   stepCap: z.number(),

@@ -39,7 +39,7 @@ export const CaseResultSchema = z.object({
   steps: z.number().nullable(),
   questions: z.number().nullable(),
   submitted: z.boolean().nullable(),
-  episodeStatus: z.enum(['submitted', 'step-cap', 'errored', 'unknown']),
+  episodeStatus: z.enum(['submitted', 'step-cap', 'agent-failed', 'errored', 'unknown']),
   episodeCached: z.boolean().nullable(),
   injectionFlagged: z.boolean(),
   visualBug: z.boolean().nullable(),

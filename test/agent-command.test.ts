@@ -49,21 +49,21 @@ describe('the command adapter', () => {
     }
   });
 
-  test('a crashing agent ends the episode as errored, with its stderr kept', async () => {
+  test("a crashing agent ends the episode as the agent's failure (its site is judged), with its stderr kept", async () => {
     const agent = command.create(inline("process.stdin.once('data', () => { console.error('kaboom: no model key'); process.exit(7); })"), deps());
     const { t } = await episode(agent, browser);
-    assert.equal(t.status, 'errored');
+    assert.equal(t.status, 'agent-failed');
     assert.match(t.error ?? '', /AgentCrash: the agent program exited \(7\) without answering/);
     assert.match(t.error ?? '', /stderr:\nkaboom: no model key/);
   });
 
-  test('a silent agent times out as errored and is killed', async () => {
+  test("a silent agent times out as the agent's failure and is killed", async () => {
     const code = "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000);";
     const pidFile = path.join(await fs.mkdtemp(path.join(ROOT, '.iwb-test-')), 'pid');
     try {
       const agent = command.create(`${inline(code)} ${pidFile}`, deps({ commandStepTimeoutMs: 1000 }));
       const { t } = await episode(agent, browser);
-      assert.equal(t.status, 'errored');
+      assert.equal(t.status, 'agent-failed');
       assert.match(t.error ?? '', /gave no answer within 1000 ms/);
       // On a loaded machine the program may be killed before it got to write its pid: then nothing runs either.
       const pid = Number(await fs.readFile(pidFile, 'utf8').catch(() => '0'));
