@@ -106,6 +106,11 @@ export class ModelClient {
     });
   }
 
+  /** Per HTTP attempt, after the role's IWB_<ROLE>_TIMEOUT_MS. */
+  get timeoutMs(): number {
+    return this.policy.timeoutMs;
+  }
+
   get baseURL(): string | undefined {
     return this.config.baseURL;
   }
