@@ -78,6 +78,8 @@ export const EpisodeAnnotationSchema = z.object({
   degraded: z.array(z.string()).nullable().default(null),
   usage: z.array(UsageEntrySchema).default([]),
   intent: IntentAnnotationSchema.optional(),
+  /** Model calls of the episode that failed in a way that changes what is measured (reporters/role-errors.ts). */
+  roleErrors: z.array(z.object({ role: z.enum(['user', 'judge', 'agent', 'copilot']), message: z.string() })).default([]),
 });
 export type EpisodeAnnotation = z.infer<typeof EpisodeAnnotationSchema>;
 

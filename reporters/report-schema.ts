@@ -103,6 +103,8 @@ export const ReportSchema = z.object({
   }),
   episodes: z.object({ total: z.number(), ranThisRun: z.number(), fromCache: z.number(), byStatus: z.record(z.string(), z.number()) }),
   injectionFlaggedCases: z.array(z.string()),
+  /** Failed model calls per role that change what is measured (reporters/role-errors.ts); absent in older reports. */
+  roleErrors: z.record(z.string(), z.object({ count: z.number(), messages: z.array(z.string()), affects: z.string() })).default({}),
   cases: z.array(CaseResultSchema),
 });
 export type Report = z.infer<typeof ReportSchema>;

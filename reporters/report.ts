@@ -1,5 +1,6 @@
 import type { PriceTable } from '../llm/usage.js';
 import { aggregate, groupBy } from './aggregate.js';
+import { roleErrors } from './role-errors.js';
 import { caseResults, type CaseResult, type SlotRecord } from './metrics.js';
 import type { Report, Weighting } from './report-schema.js';
 import { DEFAULT_BOOTSTRAP, kendallTauB, passHatK, type BootstrapOptions } from './stats.js';
@@ -52,6 +53,7 @@ export function buildReport(records: readonly SlotRecord[], meta: RunMeta, opts:
       byStatus,
     },
     injectionFlaggedCases: [...new Set(cases.filter((c) => c.injectionFlagged).map((c) => c.id))],
+    roleErrors: roleErrors(sorted),
     cases,
   };
 }
