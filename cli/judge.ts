@@ -5,6 +5,7 @@ import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge,
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
 import { createClients } from '../llm/client.js';
+import { describePreflight, preflight } from '../llm/preflight.js';
 import { readRoles } from '../llm/roles.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
@@ -32,7 +33,16 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   const cases = buildDataset('builtin', 'builtin', tasks).cases;
   const sites = await listCalibrationSites(tasks);
   const judges: CalibrationJudge[] = [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }];
-  const client = createClients(readRoles()).judge;
+  const roles = readRoles();
+  const client = createClients(roles).judge;
+  if (roles.judge) {
+    // A judge model that cannot be reached or cannot see images would only produce errored verdicts.
+    const check = await preflight(roles, { judge: { structured: true, tools: false, images: true } });
+    if (!check.ok) {
+      io.err(`iwb judge calibrate: the judge role cannot do its part, nothing was judged:\n${describePreflight(check)}`);
+      return 1;
+    }
+  }
   // The model is calibrated on every slot, probe or not: the point is to measure it, not to run a benchmark.
   if (client) judges.push({ key: client.model, judge: createLlmJudge({ client, cacheDir: path.join(settings.runDir, 'verdicts') }), slots: 'all' });
 
@@ -45,7 +55,9 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
     await browser.close();
   }
   io.out(flags.has('json') ? JSON.stringify(summary, null, 2) : describe(summary, sites.length, tasks.length, Boolean(client)));
-  return summary.probes.accuracy === 1 ? 0 : 1;
+  const erroredModel = Object.values(summary.judges).some((j) => j.errored > 0);
+  if (erroredModel) io.err('iwb judge calibrate: some judge-model verdicts errored; its figures are not a clean measurement');
+  return summary.probes.accuracy === 1 && !erroredModel ? 0 : 1;
 }
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
@@ -55,7 +67,9 @@ function describe(s: CalibrationSummary, sites: number, tasks: number, withModel
     `calibration: ${tasks} tasks, ${sites} sites (reference and variants)`,
     `probe       accuracy ${pct(s.probes.accuracy)} over ${s.probes.slots} slot verdicts`,
     ...Object.entries(s.judges).map(
-      ([m, a]) => `${m.padEnd(11)} accuracy ${pct(a.accuracy)}  precision(fail) ${pct(a.precisionFail)}  recall(fail) ${pct(a.recallFail)}  kappa ${a.kappa === null ? 'n/a' : a.kappa.toFixed(3)}`,
+      ([m, a]) =>
+        `${m.padEnd(11)} accuracy ${pct(a.accuracy)}  precision(fail) ${pct(a.precisionFail)}  recall(fail) ${pct(a.recallFail)}  kappa ${a.kappa === null ? 'n/a' : a.kappa.toFixed(3)}` +
+        `  errored ${a.errored} of ${a.slots}${a.errored ? ` (accuracy over the ${a.slots - a.errored} judged: ${pct(a.accuracyJudged)})` : ''}`,
     ),
     ...(withModel ? [] : ['(no judge model configured: set IWB_JUDGE_MODEL to calibrate one)']),
   ];

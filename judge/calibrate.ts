@@ -150,7 +150,12 @@ async function resetPage(page: Page, siteUrl: string): Promise<void> {
 
 export interface CalibrationSummary {
   probes: { accuracy: number; slots: number };
-  judges: Record<string, { accuracy: number; precisionFail: number | null; recallFail: number | null; kappa: number | null }>;
+  /**
+   * Per judge model: agreement over every verdict (errored count as wrong), and apart from it the errored
+   * verdicts and the accuracy over the verdicts the model actually gave: "accuracy 0%" from a model that
+   * was down is not a measurement.
+   */
+  judges: Record<string, { accuracy: number; precisionFail: number | null; recallFail: number | null; kappa: number | null; slots: number; errored: number; accuracyJudged: number | null }>;
   /** Every verdict that disagrees with its expected answer, for the reader to fix site or judge. */
   misjudged: Array<{ judge: string; taskId: string; variant: string; slotId: string; expected: string; got: string; evidence: string }>;
 }
@@ -162,7 +167,8 @@ export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: s
   const judges: CalibrationSummary['judges'] = {};
   for (const k of modelKeys) {
     const a = of(k);
-    judges[k] = { accuracy: a.accuracy, precisionFail: a.precisionFail, recallFail: a.recallFail, kappa: a.kappa };
+    const judged = a.slots - a.errored;
+    judges[k] = { accuracy: a.accuracy, precisionFail: a.precisionFail, recallFail: a.recallFail, kappa: a.kappa, slots: a.slots, errored: a.errored, accuracyJudged: judged > 0 ? a.correct / judged : null };
   }
   const misjudged = rows.flatMap((r) =>
     Object.entries(r.got)
