@@ -235,9 +235,16 @@ export function lastUserText(req: RecordedRequest): string {
   return (last.content ?? []).map((p) => p.text ?? '').join('\n');
 }
 
-/** The json_schema name of a structured request, or undefined for a plain chat request. */
+/**
+ * The schema name of a structured request, or undefined for a plain chat request: from response_format
+ * (json_schema mode) or from the schema instruction in the system prompt (json_object and prompt modes).
+ */
 export function schemaName(req: RecordedRequest): string | undefined {
-  return req.body.response_format?.json_schema?.name;
+  const named = req.body.response_format?.json_schema?.name;
+  if (named) return named;
+  const system = req.body.messages.find((m) => m.role === 'system');
+  const text = typeof system?.content === 'string' ? system.content : '';
+  return /match this JSON Schema \("([^"]+)"\)/.exec(text)?.[1];
 }
 
 /** Short name for tests: `const fake = await start()`. */
