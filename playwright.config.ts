@@ -1,11 +1,23 @@
 import os from 'node:os';
-import path from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { CHROMIUM_ARGS, readSettings } from './config/settings.js';
+import { CHROMIUM_ARGS } from './config/settings.js';
+import { isUserError, startRun, type StartedRun } from './config/start.js';
 import { PERSONAS } from './slots/schema.js';
 import { personaTag } from './specs/cases.js';
 
-const settings = readSettings();
+/** Every variable, the config file and the browser are checked here, before any test; a mistake is one message. */
+async function start(): Promise<StartedRun> {
+  try {
+    return await startRun(process.env, process.cwd(), { worker: Boolean(process.env.TEST_WORKER_INDEX) });
+  } catch (e) {
+    if (!isUserError(e)) throw e;
+    process.stderr.write(`[iwb] ${e.message}\n`);
+    process.exit(2);
+  }
+}
+const { settings, notes } = await start();
+// Workers load this file too; only the runner announces.
+if (!process.env.TEST_WORKER_INDEX) process.stderr.write(notes.map((n) => `[iwb] ${n}\n`).join(''));
 
 /**
  * Allure results only when asked for (`IWB_ALLURE=1`): allure-playwright writes a JSON file and copies every
@@ -14,7 +26,7 @@ const settings = readSettings();
  * 3.12.2 under `merge-reports` reads `config.projects[0]` before merge-reports has any and fails the merge.
  */
 const allure: ReporterDescription[] =
-  process.env.IWB_ALLURE === '1' ? [['allure-playwright', { resultsDir: path.resolve(process.env.IWB_ALLURE_RESULTS || 'allure-results') }]] : [];
+  settings.allure ? [['allure-playwright', { resultsDir: settings.allureResults }]] : [];
 
 /**
  * The benchmark: one project per persona, each selecting its cases by tag (`--project=p-min`). The
@@ -27,14 +39,14 @@ export default defineConfig({
   outputDir: 'test-results',
   fullyParallel: true,
   // Episodes and judges wait on browsers and models more than on the CPU: one worker per core.
-  workers: Number(process.env.IWB_WORKERS) || os.cpus().length,
+  workers: settings.workers ?? os.cpus().length,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 120_000,
   reporter: [
     [process.env.CI ? 'dot' : 'list'],
     ['html', { open: 'never', outputFolder: 'playwright-report' }],
-    ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, dataset: settings.dataset }],
+    ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, dataset: settings.dataset, ...(settings.prices ? { prices: settings.prices } : {}) }],
     ...allure,
   ],
   use: {
@@ -45,6 +57,8 @@ export default defineConfig({
     // Tracing every slot test costs more than judging it; pass --trace retain-on-failure to debug a run.
     trace: 'off',
     screenshot: 'only-on-failure',
+    // A service worker answers requests the judged browser's route never sees (fixtures/index.ts).
+    serviceWorkers: 'block',
   },
   projects: PERSONAS.map((persona) => ({
     name: persona.toLowerCase(),

@@ -5,6 +5,7 @@ import { z } from 'zod';
  * command adapter, tool-call arguments); built-in agents construct them typed.
  */
 export const FileWriteSchema = z.object({ path: z.string().min(1), content: z.string() }).strict();
+export type FileWrite = z.infer<typeof FileWriteSchema>;
 
 export const ActionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('clarify'), question: z.string().min(1) }).strict(),
@@ -15,7 +16,14 @@ export const ActionSchema = z.discriminatedUnion('type', [
       deletes: z.array(z.string()).default([]),
     })
     .strict(),
-  z.object({ type: z.literal('verify'), path: z.string().default('/') }).strict(),
+  z
+    .object({
+      type: z.literal('verify'),
+      path: z.string().default('/'),
+      /** What to check: with criteria (and a model to audit with) the verify is an interactive audit, not a screenshot. */
+      criteria: z.string().trim().min(1).optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('submit') }).strict(),
 ]);
 export type Action = z.infer<typeof ActionSchema>;
@@ -48,9 +56,21 @@ export type Observation =
       screenshotPath: string;
       consoleErrors: string[];
       siteErrors: string[];
+      /** Present when the verify carried criteria and was audited; the screenshot is then the audit's last frame. */
+      audit?: AuditResult;
       stepsLeft: number;
     }
   | { type: 'error'; message: string; stepsLeft: number };
+
+/** What an audited verify tells the agent. */
+export interface AuditResult {
+  passed: boolean;
+  /** The copilot's findings, as the agent reads them. */
+  report: string;
+  /** Failed audits in a row, this one included (0 after a pass), and how many end the episode. */
+  failedInARow: number;
+  failureLimit: number;
+}
 
 /** Token use an adapter reports for one step, so the trajectory can total cost per role. */
 export interface StepUsage {

@@ -4,12 +4,15 @@ import type { Browser } from '@playwright/test';
 import type { SimulatedUser } from '../personas/types.js';
 import type { Case } from '../slots/schema.js';
 import type { Action, Observation } from './actions.js';
-import { LiveSite } from './live-site.js';
-import { checkPage, renderPage } from './render.js';
-import type { SiteOptions, StartedSite } from './site.js';
+import { analyseDeadlock } from './deadlock.js';
+import { LiveSite } from '../site/live-site.js';
+import { checkPage } from '../site/render.js';
+import type { SiteOptions, StartedSite } from '../site/site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
-import { AgentCrash, type Agent } from './types.js';
+import { AgentCrash, publicCase, type Agent } from './types.js';
 import { ModelError, SchemaError } from '../llm/errors.js';
+import { AUDIT_FAILURE_LIMITS, VerifyRunner } from './verify-step.js';
+import { getSandbox } from '../sandbox/sandbox.js';
 import { linesOfCode, Workspace } from './workspace.js';
 
 export interface EpisodeInput {
@@ -24,6 +27,8 @@ export interface EpisodeInput {
   onStep?: (step: TrajectoryStep) => void;
   /** Install and start time limits for npm projects the agent builds. */
   site?: SiteOptions;
+  /** Failed verify audits in a row that end the episode; default by difficulty (AUDIT_FAILURE_LIMITS). */
+  auditFailureLimit?: number;
   /** The episode's whole budget (IWB_EPISODE_TIMEOUT); past it the episode ends as the agent's failure. */
   budgetMs?: number;
 }
@@ -63,6 +68,20 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   let status: Trajectory['status'] = 'step-cap';
   let error: string | undefined;
   let questionBeforeCode = false;
+  /** Any file written yet (an implement, or files carried by a verify or submit reply). */
+  let coded = false;
+  let tokensSelfReported = false;
+  let deadlock: Trajectory['deadlock'];
+  const verifier = new VerifyRunner({
+    browser,
+    live,
+    dir,
+    ...(agent.auditor ? { auditor: agent.auditor } : {}),
+    instruction: c.instruction,
+    failureLimit: input.auditFailureLimit ?? AUDIT_FAILURE_LIMITS[c.difficulty],
+    steps,
+    files: () => ws.list(),
+  });
 
   let session: Awaited<ReturnType<Agent['start']>> | undefined;
   let over = false;
@@ -75,15 +94,78 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     }, input.budgetMs);
   });
   budget.catch(() => undefined);
+  const loop = async (): Promise<void> => {
+    session = await agent.start({ case: publicCase(c, stepCap), browser, workspace: ws.root, shotsDir: path.join(dir, 'shots') });
+    let observation: Observation = { type: 'start', instruction: c.instruction, stepsLeft: stepCap };
+    for (let index = 0; index < stepCap && !over; index++) {
+      const t0 = Date.now();
+      const decision = await session.next(observation);
+      if (over) return;
+      if (decision.usageSelfReported && decision.usage) tokensSelfReported = true;
+      tokens.promptTokens += decision.usage?.promptTokens ?? 0;
+      tokens.completionTokens += decision.usage?.completionTokens ?? 0;
+      copilotTokens.promptTokens += decision.copilotUsage?.promptTokens ?? 0;
+      copilotTokens.completionTokens += decision.copilotUsage?.completionTokens ?? 0;
+      const stepsLeft = stepCap - index - 1;
+      const step: TrajectoryStep = { index, action: 'invalid', args: {}, observation: '', latencyMs: 0, usage: decision.usage, note: decision.note };
+      if (decision.copilotUsage) step.copilotUsage = decision.copilotUsage;
+      if (decision.reasoning) step.reasoning = decision.reasoning;
+      if (decision.shell?.length) step.shell = decision.shell;
+      if ('invalid' in decision) {
+        counts.invalid++;
+        observation = { type: 'error', message: decision.invalid, stepsLeft };
+        step.args = { reason: decision.invalid };
+      } else {
+        const action = decision.action;
+        step.action = action.type;
+        step.args = summariseArgs(action);
+        counts[action.type]++;
+        if (action.type === 'clarify' && !coded) questionBeforeCode = true;
+        if (action.type === 'implement' || decision.writes?.length) coded = true;
+        if ((action.type === 'verify' || action.type === 'submit') && decision.writes?.length) {
+          // The paper's protocol writes a reply's files even when the reply verifies or finishes.
+          const outcome = await ws.apply(decision.writes, []);
+          step.written = outcome.written;
+          if (outcome.errors.length) step.args = { ...step.args, writeErrors: outcome.errors };
+          if (action.type === 'verify' && outcome.written.length) noteSite(step, await live.restart());
+        }
+        if (action.type === 'submit') {
+          status = 'submitted';
+          step.observation = 'submitted';
+          step.latencyMs = Date.now() - t0;
+          record(step);
+          break;
+        }
+        observation = await execute(action, stepsLeft, step);
+        if (step.audit) {
+          copilotTokens.promptTokens += step.audit.usage.promptTokens;
+          copilotTokens.completionTokens += step.audit.usage.completionTokens;
+        }
+      }
+      step.observation = describe(observation);
+      step.latencyMs = Date.now() - t0;
+      record(step);
+      if (verifier.deadlocked()) {
+        status = 'verification-deadlock';
+        // As the paper's harness does, the audit model names the root cause; the agent never reads it.
+        const review = await analyseDeadlock(agent.auditor!, c.instruction, steps, dir);
+        copilotTokens.promptTokens += review.usage.promptTokens;
+        copilotTokens.completionTokens += review.usage.completionTokens;
+        deadlock = { failedInARow: step.audit?.failedInARow ?? 0, lastReport: step.audit?.report ?? '', ...(review.analysis ? { analysis: review.analysis } : {}), ...(review.analysisError ? { analysisError: review.analysisError } : {}) };
+        break;
+      }
+    }
+  };
   try {
     await Promise.race([loop(), budget]);
   } catch (e) {
-    const blame = blameOf(e);
-    status = blame === 'agent' ? 'agent-failed' : 'errored';
+    status = blameOf(e) === 'agent' ? 'agent-failed' : 'errored';
     error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
   } finally {
     clearTimeout(budgetTimer);
     await session?.close?.().catch(() => undefined);
+    const log = session?.stderr?.();
+    if (log) await fs.writeFile(path.join(dir, 'agent-stderr.log'), log).catch(() => undefined);
     await live.close();
   }
 
@@ -105,47 +187,11 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     linesOfCode: await linesOfCode(ws),
     files: await ws.list(),
     tokens,
+    sandbox: getSandbox().detected.isolation,
+    ...(tokensSelfReported ? { tokensSelfReported } : {}),
     ...(copilotTokens.promptTokens + copilotTokens.completionTokens > 0 ? { copilotTokens } : {}),
+    ...(deadlock ? { deadlock } : {}),
   };
-
-  async function loop(): Promise<void> {
-    session = await agent.start({ case: c, browser });
-    let observation: Observation = { type: 'start', instruction: c.instruction, stepsLeft: stepCap };
-    for (let index = 0; index < stepCap && !over; index++) {
-      const t0 = Date.now();
-      const decision = await session!.next(observation);
-      if (over) return;
-      tokens.promptTokens += decision.usage?.promptTokens ?? 0;
-      tokens.completionTokens += decision.usage?.completionTokens ?? 0;
-      copilotTokens.promptTokens += decision.copilotUsage?.promptTokens ?? 0;
-      copilotTokens.completionTokens += decision.copilotUsage?.completionTokens ?? 0;
-      const stepsLeft = stepCap - index - 1;
-      const step: TrajectoryStep = { index, action: 'invalid', args: {}, observation: '', latencyMs: 0, usage: decision.usage, note: decision.note };
-      if (decision.copilotUsage) step.copilotUsage = decision.copilotUsage;
-      if ('invalid' in decision) {
-        counts.invalid++;
-        observation = { type: 'error', message: decision.invalid, stepsLeft };
-        step.args = { reason: decision.invalid };
-      } else {
-        const action = decision.action;
-        step.action = action.type;
-        step.args = summariseArgs(action);
-        counts[action.type]++;
-        if (action.type === 'clarify' && counts.implement === 0) questionBeforeCode = true;
-        if (action.type === 'submit') {
-          status = 'submitted';
-          step.observation = 'submitted';
-          step.latencyMs = Date.now() - t0;
-          record(step);
-          break;
-        }
-        observation = await execute(action, stepsLeft, step);
-      }
-      step.observation = describe(observation);
-      step.latencyMs = Date.now() - t0;
-      record(step);
-    }
-  }
 
   function record(step: TrajectoryStep): void {
     steps.push(step);
@@ -176,31 +222,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
         }
         return { type: 'implemented', ...outcome, ...report, stepsLeft };
       }
-      case 'verify': {
-        const site = await live.ensure();
-        noteSite(step, site);
-        try {
-          const shot = await renderPage(browser, site.url, action.path);
-          const screenshotFile = `shots/step-${String(step.index).padStart(2, '0')}.png`;
-          const screenshotPath = path.join(dir, screenshotFile);
-          await fs.writeFile(screenshotPath, shot.png);
-          step.screenshot = screenshotFile;
-          return {
-            type: 'verified',
-            path: action.path,
-            title: shot.title,
-            screenshotPng: shot.png,
-            screenshotFile,
-            screenshotPath,
-            consoleErrors: shot.consoleErrors,
-            siteErrors: site.problems,
-            stepsLeft,
-          };
-        } catch (e) {
-          const problems = site.problems.length ? ` (site problems: ${site.problems.join('; ')})` : '';
-          return { type: 'error', message: `the page ${action.path} could not be rendered: ${(e as Error).message.split('\n')[0]}${problems}`, stepsLeft };
-        }
-      }
+      case 'verify':
+        return verifier.run(action, stepsLeft, step);
     }
   }
 }
@@ -216,7 +239,7 @@ function summariseArgs(action: Action): Record<string, unknown> {
     case 'implement':
       return { files: action.files.map((f) => ({ path: f.path, bytes: Buffer.byteLength(f.content) })), deletes: action.deletes };
     case 'verify':
-      return { path: action.path };
+      return { path: action.path, ...(action.criteria ? { criteria: action.criteria } : {}) };
     case 'submit':
       return {};
   }
@@ -238,7 +261,7 @@ function describe(o: Observation): string {
       );
     case 'verified':
       return (
-        `rendered ${o.path} ("${o.title}")` +
+        (o.audit ? `audit of ${o.path} ${o.audit.passed ? 'passed' : 'failed'} (${o.audit.failedInARow}/${o.audit.failureLimit} failed in a row)` : `rendered ${o.path} ("${o.title}")`) +
         (o.siteErrors.length ? `; site errors: ${o.siteErrors.join('; ')}` : '') +
         (o.consoleErrors.length ? `; console errors: ${o.consoleErrors.join('; ')}` : '')
       );

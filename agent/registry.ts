@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ModelClient } from '../llm/client.js';
 import type { Role } from '../llm/roles.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Agent } from './types.js';
 
 /** What an adapter may use besides its argument: the run's model clients, one per configured role. */
@@ -13,6 +14,12 @@ export interface AdapterDeps {
   /** Where `command:` agents run and what environment they inherit (defaults: this process's). */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** IWB_AGENT_NAME: how reports name a `command:` agent, so two programs are two rows, not two `command`s. */
+  agentName?: string;
+  /** Where untrusted processes run (default: the process's, sandbox/sandbox.ts). */
+  sandbox?: Sandbox;
+  /** The reference baseline's own dependency: a case's reference site folder (the only hidden data an adapter gets). */
+  referenceSite?: (caseId: string) => string | undefined;
 }
 
 /**

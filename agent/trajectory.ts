@@ -1,11 +1,68 @@
+import { z } from 'zod';
 import type { UserTurn } from '../personas/types.js';
 import type { ActionType, StepUsage } from './actions.js';
 
-/** agent-failed: the agent's own failure (crash, silence, refusal, cut-off, over budget) ended it; its site is judged. */
-export type EpisodeStatus = 'submitted' | 'step-cap' | 'agent-failed' | 'errored';
+import type { EpisodeStatus } from '../protocol/enums.js';
+
+export type { EpisodeStatus } from '../protocol/enums.js';
+
+const UsageSchema = z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) });
+
+/** One copilot turn of a verify audit: what it thought, did (or decided), what came of it, the frame it saw. */
+export const AuditTurnSchema = z.object({
+  thought: z.string(),
+  action: z.string(),
+  outcome: z.string(),
+  /** The labelled screenshot the copilot saw, relative to the episode folder. */
+  frame: z.string().optional(),
+});
+
+/** A verify step's audit as the trajectory keeps it (agent/audit.ts). */
+export const AuditRecordSchema = z.object({
+  criteria: z.string(),
+  model: z.string(),
+  passed: z.boolean(),
+  /** True when the audit could not run to a verdict (page would not open, copilot replies never matched): counted as failed, as the paper does. */
+  error: z.boolean(),
+  report: z.string(),
+  turns: z.array(AuditTurnSchema),
+  failedInARow: z.number().int().min(0),
+  failureLimit: z.number().int().min(1),
+  usage: UsageSchema,
+});
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;
+
+/** Step fields the paper protocol and verify audits added; zod-checked where a trajectory is read back. */
+export const StepExtrasSchema = z.object({
+  /** The model's own reasoning (`<think>` blocks of the paper protocol). */
+  reasoning: z.string().optional(),
+  /** Shell commands the agent asked for; recorded, never run (the harness installs and starts sites itself). */
+  shell: z.array(z.string()).optional(),
+  /** Files a verify or submit reply wrote before it acted (the paper protocol writes them). */
+  written: z.array(z.string()).optional(),
+  /** The interactive audit of a verify step with criteria. */
+  audit: AuditRecordSchema.optional(),
+});
+export type StepExtras = z.infer<typeof StepExtrasSchema>;
+
+/** The post-mortem of a verification deadlock (agent/deadlock.ts), in the paper's four categories. */
+export const DeadlockAnalysisSchema = z.object({
+  summary: z.string().min(1).max(500),
+  rootCause: z.string().min(1).max(2000),
+  category: z.enum(['visual-stagnation', 'logic-paradox', 'code-error', 'hallucination']),
+});
+export type DeadlockAnalysis = z.infer<typeof DeadlockAnalysisSchema>;
+
+/** On a verification deadlock: how many audits failed in a row, the last one's findings, and the post-mortem. */
+export const DeadlockSchema = z.object({
+  failedInARow: z.number().int().min(1),
+  lastReport: z.string(),
+  analysis: DeadlockAnalysisSchema.optional(),
+  analysisError: z.string().optional(),
+});
 
 /** One step as recorded: what was decided, what came back. File contents are kept in the workspace, not here. */
-export interface TrajectoryStep {
+export interface TrajectoryStep extends StepExtras {
   index: number;
   action: ActionType | 'invalid';
   args: Record<string, unknown>;
@@ -40,5 +97,10 @@ export interface Trajectory {
   linesOfCode: number;
   files: string[];
   tokens: StepUsage;
+  /** The isolation the episode's untrusted processes ran in (sandbox/policy.ts Isolation). */
+  sandbox?: string;
+  /** The agent reported its own token counts (a `command:` agent): bounded per step, but not measured. */
+  tokensSelfReported?: boolean;
   copilotTokens?: StepUsage;
+  deadlock?: z.infer<typeof DeadlockSchema>;
 }

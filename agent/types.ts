@@ -1,6 +1,7 @@
 import type { Browser } from '@playwright/test';
-import type { Case } from '../slots/schema.js';
-import type { Action, Observation, StepUsage } from './actions.js';
+import type { Case, Difficulty } from '../slots/schema.js';
+import type { ModelClient } from '../llm/client.js';
+import type { Action, FileWrite, Observation, StepUsage } from './actions.js';
 
 /**
  * One decision: an action, or a reply that could not be read as one (`invalid` says why). An invalid
@@ -13,18 +14,50 @@ export type Decision = ({ action: Action } | { invalid: string }) & {
   copilotUsage?: StepUsage;
   /** Model-side reasoning or raw reply, kept in the trajectory for debugging. */
   note?: string;
+  /** The usage is the agent's own claim (a `command:` agent's report), not counted by the harness. */
+  usageSelfReported?: boolean;
+  /** The model's reasoning blocks, kept apart from the raw reply. */
+  reasoning?: string;
+  /** Shell commands the reply asked for: recorded, never run. */
+  shell?: string[];
+  /**
+   * Files to write before a verify or submit runs: in the paper's protocol a reply that verifies or
+   * finishes may carry an artifact too, and its files are written. Ignored for other actions.
+   */
+  writes?: FileWrite[];
 };
 
 /** An agent's session on one case. `next` gets every observation, starting with the instruction. */
 export interface AgentSession {
   next(observation: Observation): Promise<Decision>;
   close?(): Promise<void>;
+  /** What the agent wrote to stderr (command agents), kept as agent-stderr.log in the case folder. */
+  stderr?(): string;
 }
 
-/** What an adapter may see of a case. Only the `reference` baseline reads the task's reference site. */
+/**
+ * What an adapter may see of a case: what the agent's user would tell it, never the gold instruction, the
+ * slots or the degradation record. The `reference` baseline gets its reference site through its own
+ * dependency (AdapterDeps.referenceSite), not through the case.
+ */
+export interface PublicCase {
+  id: string;
+  /** The persona's instruction: all the agent is told at the start. */
+  instruction: string;
+  difficulty: Difficulty;
+  stepCap: number;
+}
+
+export function publicCase(c: Case, stepCap: number): PublicCase {
+  return { id: c.id, instruction: c.instruction, difficulty: c.difficulty, stepCap };
+}
+
 export interface AgentContext {
-  case: Case;
+  case: PublicCase;
   browser: Browser;
+  /** The episode's workspace and screenshot folders, which a sandboxed agent may read. */
+  workspace?: string;
+  shotsDir?: string;
 }
 
 /**
@@ -35,6 +68,12 @@ export interface Agent {
   name: string;
   config: Record<string, string | number | boolean | null>;
   start(ctx: AgentContext): Promise<AgentSession>;
+  /**
+   * The model that audits verify steps carrying criteria (the copilot, else the agent's own model, as
+   * the paper's shipped config does). None: every verify is a plain screenshot. Its name belongs in
+   * `config`, since it changes what an episode does.
+   */
+  auditor?: ModelClient;
 }
 
 /** Thrown by an adapter when the agent itself is broken (crashed, silent): the episode ends as errored. */

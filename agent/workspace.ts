@@ -7,7 +7,15 @@ export interface WorkspaceLimits {
   maxFiles: number;
 }
 
+/** Left out of the file list the trajectory keeps (installed packages, version control): noise there. */
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
+
+/**
+ * Folders an agent may not write into: node_modules is the harness's npm install's (from the agent's
+ * package.json; install-limits.ts bounds it), and .git is no part of a site. Writes there would
+ * otherwise fill the disk uncounted.
+ */
+const REFUSED_DIRS = new Set(['node_modules', '.git']);
 
 export const DEFAULT_LIMITS: WorkspaceLimits = { maxFileBytes: 1 << 20, maxTotalBytes: 20 << 20, maxFiles: 400 };
 
@@ -100,11 +108,12 @@ export class Workspace {
     return out.sort();
   }
 
-  private async usage(): Promise<{ files: number; bytes: number }> {
-    let bytes = 0;
-    const files = await this.list();
-    for (const f of files) bytes += (await fs.stat(path.join(this.root, f))).size;
-    return { files: files.length, bytes };
+  /**
+   * Every file counts, .git and nested node_modules too (a build script may write them), except the
+   * top-level node_modules the harness's install made, which has limits of its own.
+   */
+  async usage(): Promise<{ files: number; bytes: number }> {
+    return treeUsage(this.root, (rel) => rel === 'node_modules');
   }
 
   private async resolve(rel: string): Promise<string | { error: string }> {
@@ -113,6 +122,8 @@ export class Workspace {
     const parts = rel.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
     if (parts.length === 0) return { error: 'empty path' };
     if (parts.includes('..')) return { error: '".." is refused; paths stay inside the site folder' };
+    const refused = parts.find((p) => REFUSED_DIRS.has(p.toLowerCase()));
+    if (refused) return { error: `"${refused}" is refused: ${refused === '.git' ? 'version control is no part of the site' : 'packages are installed by the harness from package.json'}` };
     let current = this.root;
     for (const part of parts) {
       current = path.join(current, part);
@@ -122,6 +133,25 @@ export class Workspace {
     }
     return path.join(this.root, ...parts);
   }
+}
+
+/** Files and bytes under `root` (links counted as files, not followed), skipping folders `skip` names. */
+export async function treeUsage(root: string, skip: (rel: string) => boolean = () => false): Promise<{ files: number; bytes: number }> {
+  let files = 0;
+  let bytes = 0;
+  const walk = async (dir: string): Promise<void> => {
+    for (const e of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!skip(path.relative(root, full).split(path.sep).join('/'))) await walk(full);
+      } else {
+        files++;
+        bytes += (await fs.lstat(full).catch(() => null))?.size ?? 0;
+      }
+    }
+  };
+  await walk(root);
+  return { files, bytes };
 }
 
 function normalise(rel: string): string {

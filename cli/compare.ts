@@ -13,7 +13,7 @@ const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | rep
  * ranked on half its figures.
  */
 export async function compareCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['metric']);
+  const { positional, flags } = parseArgs(args, { string: ['metric'], boolean: ['json'] });
   if (positional.length === 0) throw new UsageError(USAGE);
   const metric = String(flags.get('metric') ?? 'tcr');
   if (!isMetric(metric)) throw new UsageError(`--metric must be one of ${COMPARE_METRICS.join(', ')}\n${USAGE}`);

@@ -3,7 +3,7 @@ import { loadDataset } from '../slots/load.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
 export async function datasetCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args);
+  const { positional, flags } = parseArgs(args, { boolean: ['json'] });
   const [sub, source] = positional;
   if (sub !== 'check' || !source) throw new UsageError('usage: iwb dataset check <path.jsonl | builtin> [--json]');
   const report = checkDataset(await loadDataset(source));

@@ -1,5 +1,6 @@
 import { chromium } from '@playwright/test';
 import path from 'node:path';
+import { requireChromium } from '../config/chromium.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge, type CalibrationSummary } from '../judge/calibrate.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
@@ -19,7 +20,7 @@ const USAGE = 'usage: iwb judge calibrate [--json] [--task <id>[,<id>...]] [--co
  * known site would misjudge agents' sites too.
  */
 export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['concurrency', 'task']);
+  const { positional, flags } = parseArgs(args, { string: ['concurrency', 'task'], boolean: ['json'] });
   if (positional[0] !== 'calibrate' || positional.length > 1) throw new UsageError(USAGE);
   const concurrency = flags.has('concurrency') ? Number(flags.get('concurrency')) : 3;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer\n${USAGE}`);
@@ -46,7 +47,7 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   // The model is calibrated on every slot, probe or not: the point is to measure it, not to run a benchmark.
   if (client) judges.push({ key: client.model, judge: createLlmJudge({ client, cacheDir: path.join(settings.runDir, 'verdicts') }), slots: 'all' });
 
-  const browser = await chromium.launch({ executablePath: settings.chromium, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: requireChromium(settings.chromium).path, args: CHROMIUM_ARGS });
   let summary: CalibrationSummary;
   try {
     const rows = await runCalibration({ browser, cases, sites, judges, concurrency });

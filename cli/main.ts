@@ -1,44 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { checkEnv } from '../config/env-check.js';
+import { applyConfigFile } from '../config/file.js';
+import { isUserError } from '../config/start.js';
 import { DatasetError } from '../slots/errors.js';
+import { CONFIG_USAGE } from './config.js';
 import { datasetCommand } from './dataset.js';
+import { INIT_USAGE } from './init.js';
+import { PROTOCOL_USAGE } from './protocol.js';
 import { processIo, UsageError, type CliIo } from './io.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, { run: () => Promise<Command>; help: string }> = {
-  dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json]' },
+interface CommandEntry {
+  run: () => Promise<Command>;
+  help: string;
+  /** Reads the run's configuration (environment and config file) rather than resolving it itself. */
+  usesConfig?: boolean;
+}
+
+const COMMANDS: Record<string, CommandEntry> = {
+  dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json]', usesConfig: true },
   doctor: {
     run: async () => (await import('./doctor.js')).doctorCommand,
     help: 'doctor [--json]   check every configured model role (reachable, key, model, tools, images, JSON mode)',
+    usesConfig: true,
   },
   som: {
     run: async () => (await import('./som.js')).somCommand,
     help: 'som <url | file.html> [--json] [--out labelled.png] [--viewport WxH]',
+    usesConfig: true,
   },
   judge: {
     run: async () => (await import('./judge.js')).judgeCommand,
-    help: 'judge calibrate [--json] [--task id,...]',
+    help: 'judge calibrate [--json] [--task id,...] [--concurrency N]',
+    usesConfig: true,
   },
   compare: {
     run: async () => (await import('./compare.js')).compareCommand,
     help: 'compare <report.json | dir> [<report.json | dir>...] [--json] [--metric tcr|hr|sr]',
   },
+  docs: {
+    run: async () => (await import('./docs.js')).docsCommand,
+    help: 'docs metrics [--write]   (the README metric table, from reporters/metric-table.ts)',
+  },
   personas: {
     run: async () => (await import('./personas.js')).personasCommand,
-    help: 'personas mutate <dataset> [--offline --seed N] --out <file> | personas leak-test <dataset> [--json]',
+    help: 'personas mutate <dataset> [--offline --seed N] --out <file> | personas leak-test <dataset> [--offline] [--seed N] [--json]',
+    usesConfig: true,
   },
+  config: { run: async () => (await import('./config.js')).configCommand, help: CONFIG_USAGE.replace(/^usage: iwb /, '') },
+  protocol: { run: async () => (await import('./protocol.js')).protocolCommand, help: PROTOCOL_USAGE.replace(/^usage: iwb /, '') },
+  init: { run: async () => (await import('./init.js')).initCommand, help: INIT_USAGE.replace(/^usage: iwb /, '') },
 };
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+const usage = () => ['usage: iwb <command> [--help] [--version]', ...Object.values(COMMANDS).map((c) => `  iwb ${c.help.split('\n')[0]}`)].join('\n');
+
+/** Flags that mean the same at every level, before a `--` that ends the flags. */
+function wants(args: readonly string[], ...names: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => names.includes(a));
+}
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (wants(argv, '--version', '-V')) {
+    io.out(`iwb ${version()}`);
+    return 0;
+  }
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
-    io.err(['usage: iwb <command>', ...Object.values(COMMANDS).map((c) => `  iwb ${c.help}`)].join('\n'));
-    return name ? 2 : 0;
+    if (name === undefined || wants([name], '--help', '-h', 'help')) {
+      io.out(usage());
+      return 0;
+    }
+    io.err(`iwb: unknown command ${JSON.stringify(name)}\n${usage()}`);
+    return 2;
+  }
+  if (wants(rest, '--help', '-h')) {
+    io.out(`usage: iwb ${command.help}`);
+    return 0;
   }
   try {
+    if (command.usesConfig) {
+      checkEnv(process.env);
+      await applyConfigFile();
+    }
     return await (await command.run())(rest, io);
   } catch (e) {
-    if (e instanceof UsageError || e instanceof DatasetError) {
+    if (e instanceof UsageError || e instanceof DatasetError || isUserError(e)) {
       io.err(`iwb ${name}: ${e.message}`);
       return 2;
     }

@@ -41,7 +41,7 @@ async function cannotRun(role: Role, client: ModelClient | undefined, env: NodeJ
 export const MAX_ERRORED_TURNS = 0.05;
 
 export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['seed', 'out']);
+  const { positional, flags } = parseArgs(args, { string: ['seed', 'out'], boolean: ['offline', 'json'] });
   const [sub, source] = positional;
   if (!source || (sub !== 'mutate' && sub !== 'leak-test')) throw new UsageError(USAGE);
   const seed = seedOf(flags);

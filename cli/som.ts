@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { serveStatic, type ServedSite } from '../site/site-server.js';
+import { requireChromium } from '../config/chromium.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { guardPage } from '../judge/page-guard.js';
 import { installClickTracker, labelPage } from '../judge/som.js';
@@ -14,7 +15,7 @@ const USAGE = 'usage: iwb som <url | file.html> [--json] [--out labelled.png] [-
  * screenshot. A file is served from its folder (so its relative links work); only that origin is reached.
  */
 export async function somCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['out', 'viewport']);
+  const { positional, flags } = parseArgs(args, { string: ['out', 'viewport'], boolean: ['json'] });
   const [target] = positional;
   if (!target || positional.length > 1) throw new UsageError(USAGE);
   const out = path.resolve(String(flags.get('out') ?? 'labelled.png'));
@@ -33,12 +34,15 @@ export async function somCommand(args: string[], io: CliIo): Promise<number> {
     url = `${served.url}/${encodeURIComponent(path.basename(file))}`;
   }
 
-  const browser = await chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: requireChromium(readSettings().chromium).path, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport });
     const guard = await guardPage(page, new URL(url).origin);
     await installClickTracker(page);
-    const res = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 15_000 });
+    // An unreachable address is the user's to fix: one line, not Playwright's call log.
+    const res = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 15_000 }).catch((e: Error) => {
+      throw new UsageError(`cannot open ${url}: ${e.message.split('\n')[0]!.replace(/^page\.goto: /, '')}`);
+    });
     await page.waitForLoadState('load', { timeout: 3000 }).catch(() => {});
     const labels = await labelPage(page);
     await fs.writeFile(out, labels.labelled);

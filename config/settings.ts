@@ -1,21 +1,35 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { findChromium, type ChromiumSource } from './chromium.js';
+import { declareEnv } from './env-registry.js';
 
 /**
  * Every environment variable the harness reads, read once into a typed object. Nothing deeper than the
  * entry points (playwright.config.ts, the CLI, fixtures) reads process.env, so a test can build a
  * Settings by hand and a typo in a variable's value fails at start with the variable's name.
+ * Each variable is declared here, where it is read (config/env-registry.ts).
  */
-/**
- * Debian's headless shell (the old headless mode, which Playwright itself uses for headless runs) costs
- * about a third of the CPU of full Chromium per page, which decides a run's length on a small machine;
- * full Chromium is the fallback.
- */
-export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
-function defaultChromium(): string {
-  return CHROMIUM_CANDIDATES.find((p) => existsSync(p)) ?? CHROMIUM_CANDIDATES[CHROMIUM_CANDIDATES.length - 1]!;
-}
+const VARIABLES = {
+  dataset: declareEnv('IWB_DATASET', '`builtin` or a JSONL file in the public release format'),
+  agent: declareEnv('IWB_AGENT', 'the agent adapter: reference, null, openai, openai:artifact, command:<cmd>'),
+  runDir: declareEnv('IWB_RUN_DIR', 'where episodes are cached'),
+  reportDir: declareEnv('IWB_REPORT_DIR', 'where report.json, report.md, summary.html and the case pages go'),
+  chromium: declareEnv('IWB_CHROMIUM', 'the Chromium binary (else Debian headless shell, Debian Chromium, Playwright\'s own)'),
+  stepCapOverride: declareEnv('IWB_STEP_CAP', 'overrides the step cap of every case'),
+  prices: declareEnv('IWB_PRICES', 'price table: inline JSON or a JSON file'),
+  agentStepTimeoutMs: declareEnv('IWB_AGENT_STEP_TIMEOUT_MS', 'how long a command: agent may take to answer one step'),
+  agentName: declareEnv('IWB_AGENT_NAME', 'how reports name a command: agent (letters, digits, . _ - @)'),
+  workers: declareEnv('IWB_WORKERS', 'Playwright workers (a positive integer)'),
+  allure: declareEnv('IWB_ALLURE', '1 adds allure-playwright to the reporters'),
+  allureResults: declareEnv('IWB_ALLURE_RESULTS', 'where allure-playwright writes'),
+  allureReport: declareEnv('IWB_ALLURE_REPORT', 'where npm run report:allure writes (read by allurerc.mjs)'),
+  agentEnv: declareEnv('IWB_AGENT_ENV', 'names of variables a command: agent gets (its own model key), comma-separated'),
+  unsafeNoSandbox: declareEnv('IWB_UNSAFE_NO_SANDBOX', '1 runs untrusted processes unconfined when no sandbox is available'),
+  episodeTimeoutMs: declareEnv('IWB_EPISODE_TIMEOUT', "an episode's whole budget (60m, 90s, 1h or ms), apart from Playwright's per-test timeout"),
+} as const;
+export const SETTINGS_VARIABLES: Readonly<Record<keyof typeof VARIABLES, string>> = VARIABLES;
+
+const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 /** "90m", "1h", "600s", "250ms" or bare milliseconds. */
 const Duration = z
@@ -31,44 +45,50 @@ const SettingsSchema = z.object({
   agent: z.string().default(''),
   runDir: z.string().default('.iwb/runs'),
   reportDir: z.string().default('iwb-report'),
-  chromium: z.string().default(defaultChromium),
+  chromium: z.string().optional(),
   stepCapOverride: z.coerce.number().int().positive().optional(),
   prices: z.string().optional(),
   agentStepTimeoutMs: z.coerce.number().int().positive().optional(),
+  agentName: z.string().regex(/^[A-Za-z0-9_.@-]{1,64}$/, 'use 1-64 letters, digits, . _ - @').optional(),
+  workers: z.coerce.number().int().positive().max(256).optional(),
+  allure: flag.default(false),
+  allureResults: z.string().default('allure-results'),
+  allureReport: z.string().default('allure-report'),
+  /** Names of variables a `command:` agent gets (its own model key); nothing else of the environment. */
+  agentEnv: z.string().default(''),
   /** An episode's own budget, apart from Playwright's per-test timeout. */
   episodeTimeoutMs: Duration.default(60 * 60_000),
+  /** Run untrusted processes unconfined when no sandbox is available (sandbox/detect.ts says what that exposes). */
+  unsafeNoSandbox: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
-export type Settings = z.infer<typeof SettingsSchema>;
-
-const VARIABLES: Record<keyof Settings, string> = {
-  dataset: 'IWB_DATASET',
-  agent: 'IWB_AGENT',
-  runDir: 'IWB_RUN_DIR',
-  reportDir: 'IWB_REPORT_DIR',
-  chromium: 'IWB_CHROMIUM',
-  stepCapOverride: 'IWB_STEP_CAP',
-  prices: 'IWB_PRICES',
-  agentStepTimeoutMs: 'IWB_AGENT_STEP_TIMEOUT_MS',
-  episodeTimeoutMs: 'IWB_EPISODE_TIMEOUT',
+export type Settings = Omit<z.infer<typeof SettingsSchema>, 'chromium'> & {
+  /** The resolved browser (config/chromium.ts); undefined when none is installed. */
+  chromium: string | undefined;
+  chromiumSource: ChromiumSource | undefined;
 };
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
   const raw: Record<string, string> = {};
   for (const [key, variable] of Object.entries(VARIABLES)) {
-    const value = env[variable];
+    const value = env[variable]?.trim();
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const variable = VARIABLES[issue.path[0] as keyof Settings];
+    const variable = VARIABLES[issue.path[0] as keyof typeof VARIABLES];
     throw new Error(`environment variable ${variable}: ${issue.message} (got ${JSON.stringify(raw[issue.path[0] as string])})`);
   }
   const s = parsed.data;
+  const browser = findChromium(s.chromium);
   return {
     ...s,
     runDir: path.resolve(cwd, s.runDir),
     reportDir: path.resolve(cwd, s.reportDir),
+    allureResults: path.resolve(cwd, s.allureResults),
+    allureReport: path.resolve(cwd, s.allureReport),
+    chromium: browser?.path,
+    chromiumSource: browser?.source,
   };
 }
 

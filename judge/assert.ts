@@ -1,5 +1,5 @@
 import { expect as baseExpect, test } from '@playwright/test';
-import { ANNOTATION, type VerdictAnnotation } from '../reporters/protocol.js';
+import { verdictAnnotation } from '../protocol/build.js';
 import type { WeightedSlot } from '../slots/schema.js';
 import type { Judge, SiteUnderTest, Verdict } from './types.js';
 
@@ -29,15 +29,5 @@ export const expect = baseExpect.extend({
 });
 
 export function recordVerdict(v: Pick<Verdict, 'status' | 'judge' | 'evidence'> & Partial<Verdict>): void {
-  const payload: VerdictAnnotation = {
-    status: v.status,
-    judge: v.judge,
-    evidence: v.evidence.slice(0, 2000),
-    ...(v.injection ? { injection: true } : {}),
-    ...(v.blockedRequests ? { blockedRequests: v.blockedRequests } : {}),
-    ...(v.cached ? { cached: true } : {}),
-    ...(v.tokens ? { tokens: v.tokens } : {}),
-    ...(v.model ? { model: v.model } : {}),
-  };
-  test.info().annotations.push({ type: ANNOTATION.verdict, description: JSON.stringify(payload) });
+  test.info().annotations.push(verdictAnnotation(v));
 }

@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
+import { SERVICE_WORKERS } from '../sandbox/browser-network.js';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { serveStatic, type ServedSite } from '../site/site-server.js';
 import type { Case, Task } from '../slots/schema.js';
 import { agreement, type Agreement } from './agreement.js';
 import { loadVariants, materialiseVariant } from './variants.js';
@@ -115,7 +116,7 @@ export async function runCalibration(req: CalibrationRequest): Promise<Calibrati
       while (next < jobs.length) {
         const job = jobs[next++]!;
         if (!page || page.isClosed()) {
-          const ctx = await req.browser.newContext({ viewport: VIEWPORT });
+          const ctx = await req.browser.newContext({ viewport: VIEWPORT, serviceWorkers: SERVICE_WORKERS });
           contexts.push(ctx);
           page = await ctx.newPage();
         }

@@ -5,7 +5,7 @@ import type { Trajectory } from '../agent/trajectory.js';
 import type { ModelClient } from '../llm/client.js';
 import { describeError } from '../llm/errors.js';
 import type { Case } from '../slots/schema.js';
-import type { IntentAnnotation } from '../reporters/protocol.js';
+import type { IntentAnnotation } from '../protocol/annotations.js';
 import { newNonce, untrustedBlock } from './prompt.js';
 
 const SYSTEM = readFileSync(fileURLToPath(new URL('./prompts/intent.md', import.meta.url)), 'utf8').trim();

@@ -1,8 +1,9 @@
-import type { Dialog, Page, Route } from '@playwright/test';
+import type { Dialog, Page } from '@playwright/test';
+import { allowOnlyOrigin, sameOrigin } from '../sandbox/browser-network.js';
 
 /**
  * What the judge's browser may do while it explores a site: reach the site's own origin and nothing
- * else, click native dialogs away the way a user would, and stay on the site when a link leads off it.
+ * else (HTTP or WebSocket), click native dialogs away the way a user would, and stay on the site when a link leads off it.
  * The fixture routes the whole context too; this guard is the judge's own, so the CLI and calibration
  * (which have no fixture) get the same rule, and the verdict can say how many requests were refused.
  */
@@ -29,18 +30,14 @@ export async function guardPage(page: Page, siteUrl: string): Promise<PageGuard>
   const hosts = new Set<string>();
   let dialogs: string[] = [];
 
-  const onRoute = async (route: Route) => {
-    const url = route.request().url();
-    if (sameOrigin(url, origin)) return route.fallback();
-    blocked++;
-    hosts.add(hostOf(url));
-    return route.abort('blockedbyclient').catch(() => {});
-  };
   const onDialog = (d: Dialog) => {
     dialogs.push(`${d.type()}: ${d.message().slice(0, 300)}`);
     (d.type() === 'prompt' ? d.accept(DIALOG_TEST_VALUE) : d.accept()).catch(() => {});
   };
-  await page.route('**/*', onRoute);
+  const network = await allowOnlyOrigin(page, origin, (url) => {
+    blocked++;
+    hosts.add(hostOf(url));
+  });
   page.on('dialog', onDialog);
 
   return {
@@ -64,17 +61,9 @@ export async function guardPage(page: Page, siteUrl: string): Promise<PageGuard>
     inSite: (url) => sameOrigin(url, origin),
     async dispose() {
       page.off('dialog', onDialog);
-      if (!page.isClosed()) await page.unroute('**/*', onRoute).catch(() => {});
+      await network.dispose();
     },
   };
-}
-
-function sameOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
 }
 
 function hostOf(url: string): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { declareEnv } from '../config/env-registry.js';
 import type { JudgeMode } from './prompt.js';
 
 /**
@@ -14,7 +15,10 @@ const Schema = z.object({
   mode: z.enum(['slot', 'case']).default('slot'),
   stepCap: z.coerce.number().int().min(1).max(50).optional(),
 });
-const VARIABLES = { mode: 'IWB_JUDGE_MODE', stepCap: 'IWB_JUDGE_STEP_CAP' } as const;
+const VARIABLES = {
+  mode: declareEnv('IWB_JUDGE_MODE', 'slot (one judge session per slot test) or case (one per case)'),
+  stepCap: declareEnv('IWB_JUDGE_STEP_CAP', 'judge actions before a forced verdict'),
+} as const;
 
 export function readJudgeSettings(env: NodeJS.ProcessEnv = process.env): JudgeSettings {
   const raw: Record<string, string> = {};

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Case, WeightedSlot } from '../slots/schema.js';
-import type { Verdict } from './types.js';
+import { VerdictSchema, type Verdict } from '../protocol/verdict.js';
 
 /** What decides a verdict: if any of it changes, a cached one is not reused. */
 export interface VerdictKey {
@@ -24,17 +24,7 @@ export function slotHash(slot: WeightedSlot, c: Case): string {
 
 const StoredSchema = z.object({
   key: z.object({ siteHash: z.string(), slotId: z.string(), slotHash: z.string(), judgeModel: z.string(), promptVersion: z.string(), mode: z.string() }),
-  verdict: z.object({
-    status: z.enum(['pass', 'fail', 'errored', 'unjudged']),
-    evidence: z.string(),
-    judge: z.string(),
-    steps: z.array(z.object({ action: z.string(), detail: z.string().optional(), screenshot: z.string().optional() })),
-    durationMs: z.number(),
-    injection: z.boolean().optional(),
-    blockedRequests: z.number().optional(),
-    cached: z.boolean().optional(),
-    tokens: z.object({ prompt: z.number(), completion: z.number() }).optional(),
-  }),
+  verdict: VerdictSchema,
 });
 
 /**

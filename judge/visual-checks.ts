@@ -8,7 +8,8 @@ import { guardPage } from './page-guard.js';
  * site root, because console errors are only seen while the page loads.
  */
 
-export type VisualCheck = 'horizontal-overflow' | 'overlapping-text' | 'broken-image' | 'console-error' | 'blank-page' | 'unreachable';
+export const VISUAL_CHECKS = ['horizontal-overflow', 'overlapping-text', 'broken-image', 'console-error', 'blank-page', 'unreachable'] as const;
+export type VisualCheck = (typeof VISUAL_CHECKS)[number];
 
 export interface VisualFinding {
   check: VisualCheck;

@@ -1,12 +1,16 @@
 import { z } from 'zod';
+import { declareEnv, declarePlaceholder } from '../config/env-registry.js';
+
+import { ROLES, type Role } from '../protocol/enums.js';
+
+export { ROLES, type Role } from '../protocol/enums.js';
 
 /**
  * Which model plays which part. Each role reads its own variables so a run can mix endpoints (a local
  * model as the simulated user, a hosted one as the agent); the OPENAI_* pair is the shared fallback.
  * A role with no model is simply not configured: callers take that as "work offline" for that role.
  */
-export const ROLES = ['agent', 'user', 'judge', 'copilot', 'operator'] as const;
-export type Role = (typeof ROLES)[number];
+declarePlaceholder('ROLE', ROLES.map((r) => r.toUpperCase()));
 
 export interface RoleConfig {
   role: Role;
@@ -53,18 +57,21 @@ const RoleSchema = z.object({
 });
 type RoleField = keyof z.infer<typeof RoleSchema>;
 
+/** Each field is one family of variables, IWB_<ROLE>_<SUFFIX>, declared here where it is read. */
+const SUFFIX: Record<RoleField, string> = {
+  model: 'MODEL',
+  baseURL: 'BASE_URL',
+  apiKey: 'API_KEY',
+  temperature: 'TEMPERATURE',
+  seed: 'SEED',
+  jsonMode: 'JSON_MODE',
+  timeoutMs: 'TIMEOUT_MS',
+  maxTokens: 'MAX_TOKENS',
+};
+for (const suffix of Object.values(SUFFIX)) declareEnv(`IWB_<ROLE>_${suffix}`, `per-role ${suffix.toLowerCase().replace('_', ' ')}`);
+
 export function roleVariable(role: Role, field: RoleField): string {
-  const suffix: Record<RoleField, string> = {
-    model: 'MODEL',
-    baseURL: 'BASE_URL',
-    apiKey: 'API_KEY',
-    temperature: 'TEMPERATURE',
-    seed: 'SEED',
-    jsonMode: 'JSON_MODE',
-    timeoutMs: 'TIMEOUT_MS',
-    maxTokens: 'MAX_TOKENS',
-  };
-  return `IWB_${role.toUpperCase()}_${suffix[field]}`;
+  return `IWB_${role.toUpperCase()}_${SUFFIX[field]}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,36 +1,14 @@
 import { costOf } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
 import type { CaseResult } from './metrics.js';
-import { METRIC_KEYS, type Aggregate, type MetricKey } from './report-schema.js';
+import { METRIC_KEYS, METRIC_ROWS, type MetricKey } from './metric-table.js';
+import type { Aggregate } from './report-schema.js';
 import { bootstrapMeans, DEFAULT_BOOTSTRAP, seedOf, type BootstrapOptions } from './stats.js';
 
 export type { Aggregate } from './report-schema.js';
 
-const rate = (b: boolean | null): number | null => (b === null ? null : b ? 1 : 0);
-
-/**
- * Each aggregate metric is the mean, over the cases where it is defined, of one per-case value. This
- * table is the one place that says which value: the README's definitions follow it.
- */
-export const CASE_VALUE: Record<MetricKey, (c: CaseResult) => number | null> = {
-  tcr: (c) => c.tcr,
-  tcrRaw: (c) => c.tcrRaw,
-  tcrUniform: (c) => c.tcrUniform,
-  tcrCTech: (c) => c.tcrCTech,
-  hr: (c) => rate(c.hallucinated),
-  sr: (c) => rate(c.sr),
-  chr: (c) => c.chr,
-  chrDegraded: (c) => c.chrDegraded,
-  chrLlm: (c) => c.chrLlm,
-  ias: (c) => c.ias,
-  vci: (c) => c.vci,
-  pcr: (c) => rate(c.questionBeforeCode),
-  blindRate: (c) => rate(c.blind),
-  vbr: (c) => rate(c.visualBug),
-  submitRate: (c) => rate(c.submitted),
-  linesOfCode: (c) => c.linesOfCode,
-  steps: (c) => c.steps,
-};
+/** Which per-case value each aggregate metric averages: read off the metric table. */
+export const CASE_VALUE: Record<MetricKey, (c: CaseResult) => number | null> = Object.fromEntries(METRIC_ROWS.map((m) => [m.key, m.value])) as Record<MetricKey, (c: CaseResult) => number | null>;
 
 export interface AggregateOptions {
   prices?: PriceTable;

@@ -1,28 +1,19 @@
-import type { Aggregate, MetricKey, Report } from './report-schema.js';
+import { columnTitle, METRIC, METRIC_ROWS, type MetricKey } from './metric-table.js';
+import type { Aggregate, Report } from './report-schema.js';
 import { describeRoleErrors } from './role-errors.js';
 
-const PERCENT: ReadonlySet<MetricKey> = new Set(['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrDegraded', 'chrLlm', 'pcr', 'blindRate', 'vbr', 'submitRate']);
-
-/** A metric as the tables print it: shares in percent, the rest with two decimals; — when undefined. */
+/** A metric as the tables print it: shares in percent, the rest as its row says; — when undefined. */
 export function fmt(a: Aggregate, k: MetricKey, withCi = false): string {
   const v = a[k];
   if (v === null) return '—';
-  const scale = PERCENT.has(k) ? 100 : 1;
-  const digits = PERCENT.has(k) ? 1 : k === 'linesOfCode' ? 0 : 2;
-  const main = (v * scale).toFixed(digits);
+  const m = METRIC[k];
+  const scale = m.unit === 'percent' ? 100 : 1;
+  const main = (v * scale).toFixed(m.digits);
   const ci = a.ci[k];
-  return withCi && ci ? `${main} [${(ci[0] * scale).toFixed(digits)}, ${(ci[1] * scale).toFixed(digits)}]` : main;
+  return withCi && ci ? `${main} [${(ci[0] * scale).toFixed(m.digits)}, ${(ci[1] * scale).toFixed(m.digits)}]` : main;
 }
 
-const COLUMNS: { key: MetricKey; title: string }[] = [
-  { key: 'tcr', title: 'TCR %' },
-  { key: 'hr', title: 'HR %' },
-  { key: 'sr', title: 'SR %' },
-  { key: 'chr', title: 'CHR %' },
-  { key: 'pcr', title: 'PCR %' },
-  { key: 'vci', title: 'VCI' },
-  { key: 'vbr', title: 'VBR %' },
-];
+const COLUMNS = METRIC_ROWS.filter((m) => m.show.terminal).map((m) => ({ key: m.key, title: columnTitle(m) }));
 
 function terminalRows(r: Report): string[][] {
   const row = (name: string, a: Aggregate) => [name, ...COLUMNS.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots)];
@@ -77,16 +68,11 @@ export function formatMarkdown(r: Report): string {
   const difficulties = Object.keys(r.byDifficulty);
   const agents = Object.entries(r.byAgent);
   const cell = (group: Record<string, Aggregate>, key: string, k: MetricKey) => (group[key] ? fmt(group[key]!, k, true) : '—');
-  const all: { key: MetricKey; title: string }[] = [
-    { key: 'tcr', title: 'TCR %' }, { key: 'tcrRaw', title: 'raw TCR %' }, { key: 'hr', title: 'HR %' }, { key: 'sr', title: 'SR %' },
-    { key: 'chr', title: 'CHR %' }, { key: 'chrDegraded', title: 'CHR-deg %' }, { key: 'chrLlm', title: 'CHR (LLM) %' }, { key: 'ias', title: 'IAS' }, { key: 'vci', title: 'VCI' },
-    { key: 'pcr', title: 'PCR %' }, { key: 'blindRate', title: 'blind %' }, { key: 'vbr', title: 'VBR %' }, { key: 'submitRate', title: 'submit %' },
-    { key: 'linesOfCode', title: 'LOC' }, { key: 'steps', title: 'steps' },
-  ];
+  const all = METRIC_ROWS.filter((m) => m.show.markdown).map((m) => ({ key: m.key, title: columnTitle(m) }));
   return [
     '# InteractWeb-Bench report',
     '',
-    `Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}, ${r.overall.cases} cases, started ${r.meta.startedAt}. Intervals: ${Math.round(r.meta.bootstrap.level * 100)}% percentile bootstrap over cases, ${r.meta.bootstrap.resamples} resamples, seed ${r.meta.bootstrap.seed}.`,
+    `Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}, ${r.overall.cases} cases, started ${r.meta.startedAt}${r.meta.sandbox ? `, untrusted processes isolated by: ${r.meta.sandbox}` : ''}. Intervals: ${Math.round(r.meta.bootstrap.level * 100)}% percentile bootstrap over cases, ${r.meta.bootstrap.resamples} resamples, seed ${r.meta.bootstrap.seed}.`,
     '',
     `Errored (left out of every rate): ${erroredNote(r.overall)}.`,
     ...(describeRoleErrors(r.roleErrors).length ? ['', '**Some figures rest on failed model calls:**', '', ...describeRoleErrors(r.roleErrors).map((l) => `- ${l}`)] : []),

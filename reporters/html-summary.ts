@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
 import { DIFFICULTIES, PERSONAS } from '../slots/schema.js';
+import { caseHref } from './case-view.js';
 import { fmt } from './format.js';
-import type { Aggregate, CaseResult, MetricKey, Report } from './report-schema.js';
+import { METRIC_ROWS, type MetricKey } from './metric-table.js';
+import type { Aggregate, CaseResult, Report } from './report-schema.js';
+import { runHealth } from './run-health.js';
 
 /**
  * summary.html: the report as one page a reviewer can open from disk or from the Playwright HTML report.
@@ -16,15 +20,7 @@ const pct = (v: number | null | undefined, digits = 1) => (v === null || v === u
 /** The interval exactly as report.md rounds it, so the page and the Markdown never disagree in the last digit. */
 const interval = (a: Aggregate, k: MetricKey) => fmt(a, k, true).slice(fmt(a, k).length).trim() || '—';
 
-const HEADLINE: { key: MetricKey; title: string; what: string; percent: boolean }[] = [
-  { key: 'tcr', title: 'TCR', what: 'task completion (weighted POSITIVE slots)', percent: true },
-  { key: 'hr', title: 'HR', what: 'cases with a failed NEGATIVE slot', percent: true },
-  { key: 'sr', title: 'SR', what: 'cases with every judged slot passed', percent: true },
-  { key: 'chr', title: 'CHR', what: 'slots some question hit', percent: true },
-  { key: 'pcr', title: 'PCR', what: 'cases that asked before coding', percent: true },
-  { key: 'vci', title: 'VCI', what: 'verify steps per implement step', percent: false },
-  { key: 'vbr', title: 'VBR', what: 'final pages with a visual bug', percent: true },
-];
+const HEADLINE = METRIC_ROWS.flatMap((m) => (m.show.card ? [{ key: m.key, title: m.title, what: m.show.card, percent: m.unit === 'percent' }] : []));
 
 function headline(r: Report): string {
   const a = r.overall;
@@ -128,10 +124,32 @@ function byAgent(r: Report): string {
 }
 
 /** Headers are text; cells are HTML, so each caller escapes what it puts in them (and may add markup). */
-const table = (header: readonly string[], rows: readonly (readonly string[])[], cls = '') =>
+const table = (header: readonly string[], rows: readonly (readonly string[])[], cls = '', rowAttrs: readonly string[] = []) =>
   `<table class="${cls}"><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+    .map((row, i) => `<tr${rowAttrs[i] ?? ''}>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
+
+const FILTERS = ['persona', 'difficulty', 'status', 'agent'] as const;
+const rowAttrs = (c: CaseResult) => ` data-persona="${esc(c.persona)}" data-difficulty="${esc(c.difficulty)}" data-status="${caseStatus(c)}" data-agent="${esc(c.agent)}"`;
+
+function filterBar(cases: readonly CaseResult[]): string {
+  const values: Record<(typeof FILTERS)[number], string[]> = {
+    persona: [...new Set(cases.map((c) => c.persona))].sort(),
+    difficulty: DIFFICULTIES.filter((d) => cases.some((c) => c.difficulty === d)),
+    status: ['passed', 'failed', 'errored', 'unjudged'].filter((st) => cases.some((c) => caseStatus(c) === st)),
+    agent: [...new Set(cases.map((c) => c.agent))].sort(),
+  };
+  const select = (f: (typeof FILTERS)[number]) =>
+    `<label>${f} <select data-filter="${f}"><option value="">all</option>${values[f].map((v) => `<option>${esc(v)}</option>`).join('')}</select></label>`;
+  return `<p class="filters">${FILTERS.map(select).join(' ')} <span id="shown"></span></p>`;
+}
+
+/**
+ * The filters' only script: it hides table rows, nothing else. The page's CSP allows exactly this script
+ * (by its hash) and no fetch of any kind, so the page stays offline whatever a case id contains.
+ */
+const FILTER_SCRIPT = `(function(){var s=document.querySelectorAll('select[data-filter]');var rows=document.querySelectorAll('table.cases tbody tr');function apply(){var n=0;rows.forEach(function(r){var ok=true;s.forEach(function(x){if(x.value&&r.getAttribute('data-'+x.getAttribute('data-filter'))!==x.value)ok=false;});r.hidden=!ok;if(ok)n++;});document.getElementById('shown').textContent=n+' of '+rows.length+' cases';}s.forEach(function(x){x.addEventListener('change',apply);});apply();})();`;
+export const FILTER_SCRIPT_HASH = `sha256-${createHash('sha256').update(FILTER_SCRIPT).digest('base64')}`;
 
 function sensitivity(r: Report): string {
   const rows = Object.entries(r.weightSensitivity.tcr).map(([agent, w]) => [esc(agent), pct(w.paper), pct(w.uniform), pct(w.cTech)]);
@@ -150,12 +168,18 @@ function passK(r: Report): string {
 
 const yesNo = (b: boolean | null) => (b === null ? '—' : b ? 'yes' : 'no');
 
+/** One word per case for the status filter: errored (nothing decided), passed (every judged slot), failed, unjudged. */
+export function caseStatus(c: CaseResult): 'errored' | 'passed' | 'failed' | 'unjudged' {
+  if (c.episodeStatus === 'errored' || (c.slots.length > 0 && c.slots.every((s) => s.status === 'errored'))) return 'errored';
+  return c.sr === null ? 'unjudged' : c.sr ? 'passed' : 'failed';
+}
+
 function caseRow(c: CaseResult): string[] {
   const slots = c.slots
     .map((s) => `<span class="slot ${esc(s.status)}${s.assertionType === 'NEGATIVE' ? ' neg' : ''}" title="${esc(`${s.id} ${s.assertionType} weight ${s.weight}: ${s.status}`)}">${esc(s.id)}</span>`)
     .join('');
   return [
-    `${esc(c.id)}${c.injectionFlagged ? ' <span class="warn" title="the page addressed the judge">⚠</span>' : ''}`,
+    `<a href="${esc(caseHref(c))}">${esc(c.id)}</a>${c.injectionFlagged ? ' <span class="warn" title="the page addressed the judge">⚠</span>' : ''}`,
     esc(c.agent),
     String(c.trial),
     esc(c.persona),
@@ -182,6 +206,7 @@ table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d7de;paddi
 .cases td:nth-child(3),.cases td:nth-child(6){text-align:right}.slot{display:inline-block;font-size:11px;padding:0 4px;margin:1px;border-radius:3px;border:1px solid}
 .slot.pass{background:#dafbe1;border-color:#4ac26b}.slot.fail{background:#ffebe9;border-color:#ff8182}.slot.errored{background:#fff8c5;border-color:#d4a72c}
 .slot.unjudged{background:#f6f8fa;border-color:#afb8c1;color:#57606a}.slot.neg{font-style:italic;text-decoration:overline}
+.health{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;padding:8px 12px;font-weight:600}.filters select{margin-right:8px}
 .bad{color:#cf222e;font-weight:600}.warn{color:#9a6700}.empty{color:#57606a}
 `;
 
@@ -193,10 +218,11 @@ export function renderSummary(r: Report): string {
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${FILTER_SCRIPT_HASH}'">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>InteractWeb-Bench summary: ${esc(m.dataset)}</title><style>${STYLE}</style></head><body>
 <h1>InteractWeb-Bench summary</h1>
+${runHealth(r).map((l) => `<p class="health">${esc(l)}</p>`).join('')}
 <p class="meta">Dataset <b>${esc(m.dataset)}</b> · agent ${esc(agents)} · ${r.overall.cases} cases · run ${esc(m.startedAt)} (${(m.durationMs / 1000).toFixed(0)} s, Playwright ${esc(m.playwrightStatus)}) · intervals: ${Math.round(m.bootstrap.level * 100)}% percentile bootstrap over cases, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed}</p>
 ${flagged}${headline(r)}
 <h2>By persona and difficulty</h2>
@@ -209,8 +235,10 @@ ${sensitivity(r)}
 ${passK(r)}
 <h2>Cases</h2>
 <p class="meta">Slots: green passed, red failed, yellow errored, grey unjudged; italic and overlined slots are NEGATIVE (a failed one is a hallucination).</p>
-${table(['case', 'agent', 'trial', 'persona', 'difficulty', 'TCR %', 'hallucinated', 'slots', 'visual findings'], r.cases.map(caseRow), 'cases')}
+${filterBar(r.cases)}
+${table(['case', 'agent', 'trial', 'persona', 'difficulty', 'TCR %', 'hallucinated', 'slots', 'visual findings'], r.cases.map(caseRow), 'cases', r.cases.map(rowAttrs))}
 <p class="meta">Definitions: the README's Metrics section; unjudged and errored slots are left out of every rate.</p>
+<script>${FILTER_SCRIPT}</script>
 </body></html>
 `;
 }

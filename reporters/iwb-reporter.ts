@@ -4,8 +4,11 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { formatMarkdown, formatText } from './format.js';
 import { renderSummary } from './html-summary.js';
 import { scoreCase, type SlotRecord } from './metrics.js';
-import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from './protocol.js';
+import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from '../protocol/annotations.js';
 import { buildReport } from './report.js';
+import { copyCasePages, datasetForPages, writeCasePages } from './case-viewer.js';
+import type { SlotExtras } from './case-view.js';
+import { partialReason, runHealth } from './run-health.js';
 import { readSettings } from '../config/settings.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
@@ -26,6 +29,8 @@ export interface IwbReporterOptions {
  */
 export default class IwbReporter implements Reporter {
   private readonly last = new Map<string, SlotRecord | null>();
+  /** Per slot test, what only the case pages show: the judge's name and its screenshots. */
+  private readonly extras = new Map<string, SlotExtras>();
   private readonly outputDir: string;
   private readonly dataset: string;
   private readonly prices: PriceTable;
@@ -58,6 +63,7 @@ export default class IwbReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     // Retries call onTestEnd once per attempt; the last attempt is the test's outcome.
     this.last.set(test.id, toRecord(test, result));
+    this.extras.set(test.id, slotExtras(test, result));
     const id = caseOf(test);
     const key = `${id}\0${test.repeatEachIndex}`;
     const siblings = test.parent.allTests();
@@ -96,11 +102,20 @@ export default class IwbReporter implements Reporter {
       return;
     }
     const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
+    const sandbox = [...new Set(records.map((r) => r.episode?.sandbox).filter((s): s is string => Boolean(s)))].sort().join(', ') || 'unknown';
     const report = buildReport(
       records,
-      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status },
+      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, sandbox },
       { prices: this.prices },
     );
+    const firstError = records.find((r) => r.status === 'errored')?.evidence;
+    if (firstError) report.meta.firstError = firstError.slice(0, 1000);
+    const dataset = await datasetForPages(this.dataset);
+    const inDataset = 'error' in dataset ? null : dataset.cases.length;
+    const casesRun = new Set(records.map((r) => r.caseId)).size;
+    const interrupted = result.status === 'interrupted' || result.status === 'timedout' || this.done.size < this.total;
+    const reason = partialReason(casesRun, inDataset, interrupted);
+    if (reason) report.meta.partial = { casesRun, casesInDataset: inDataset, interrupted, reason };
     await fs.mkdir(this.outputDir, { recursive: true });
     await fs.writeFile(path.join(this.outputDir, 'report.json'), JSON.stringify(report, null, 2));
     await fs.writeFile(path.join(this.outputDir, 'report.md'), formatMarkdown(report));
@@ -109,8 +124,16 @@ export default class IwbReporter implements Reporter {
     // Only into a report the html reporter wrote in this run (it ran before us): a folder left by an earlier run is stale.
     const html = await fs.stat(path.join(this.htmlReportDir, 'index.html')).catch(() => null);
     const served = html && html.mtimeMs >= this.started - 2000 ? path.join(this.htmlReportDir, 'summary.html') : null;
-    if (served) await fs.copyFile(summary, served);
-    process.stdout.write(`\n${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')} · summary: ${summary}${served ? ` (and ${served})` : ''}\n`);
+    const withExtras = [...this.last].flatMap(([id, r]) => (r ? [{ ...r, ...(this.extras.get(id) ?? { images: [] }) }] : []));
+    const pages = await writeCasePages(this.outputDir, report, withExtras, dataset);
+    if (served) {
+      await fs.copyFile(summary, served);
+      await copyCasePages(this.outputDir, this.htmlReportDir);
+    }
+    const health = runHealth(report).map((l) => `[iwb] ${l}\n`).join('');
+    process.stdout.write(
+      `\n${health}${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')} · summary: ${summary}${served ? ` (and ${served})` : ''} · ${pages.pages} case pages in ${path.join(this.outputDir, 'cases')}${pages.note ? ` (${pages.note})` : ''}\n`,
+    );
   }
 }
 
@@ -142,4 +165,14 @@ function toRecord(test: TestCase, result: TestResult): SlotRecord | null {
   }
   const why = result.error?.message?.split('\n')[0] ?? `test ${result.status} without a verdict`;
   return { ...slot, trial, status: 'errored', evidence: why, episode, visual };
+}
+
+/** The verdict's judge and the test's image attachments (allure's message attachments are not images). */
+function slotExtras(test: TestCase, result: TestResult): SlotExtras {
+  const verdict = [...result.annotations, ...test.annotations].reverse().find((a) => a.type === ANNOTATION.verdict)?.description;
+  const judge = verdict ? VerdictAnnotationSchema.safeParse(JSON.parse(verdict)).data?.judge : undefined;
+  const images = (result.attachments ?? [])
+    .filter((a) => a.contentType === 'image/png' && (a.path || a.body))
+    .map((a) => ({ name: a.name, ...(a.path ? { path: a.path } : {}), ...(a.body ? { body: a.body } : {}) }));
+  return { images, ...(judge ? { judge } : {}) };
 }

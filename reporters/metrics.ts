@@ -1,11 +1,12 @@
-import type { EpisodeAnnotation, SlotAnnotation, UsageEntry, VisualAnnotation } from './protocol.js';
+import type { EpisodeAnnotation, SlotAnnotation, UsageEntry, VisualAnnotation } from '../protocol/annotations.js';
+import { isJudged, type SlotStatus } from '../protocol/enums.js';
 import type { CaseResult } from './report-schema.js';
 
 export type { CaseResult } from './report-schema.js';
 
 /** One slot test's outcome, as the reporter gathered it. Pure data: no Playwright types. */
 export interface SlotRecord extends SlotAnnotation {
-  status: 'pass' | 'fail' | 'errored' | 'unjudged';
+  status: SlotStatus;
   evidence: string;
   /** Repeat index under `--repeat-each`; 0 otherwise. */
   trial?: number;
@@ -20,7 +21,7 @@ export interface SlotRecord extends SlotAnnotation {
   cachedVerdict?: boolean;
 }
 
-const judged = (s: { status: string }): boolean => s.status === 'pass' || s.status === 'fail';
+const judged = isJudged;
 
 /**
  * Groups slot records by agent, case and trial, in first-seen order, and scores each: blobs of several

@@ -1,57 +1,20 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { DifficultySchema, PersonaSchema } from '../slots/schema.js';
-import { UsageEntrySchema } from './protocol.js';
+import { CaseResultSchema } from './case-result.js';
+import { METRIC_KEYS, type MetricKey } from './metric-table.js';
 
 /**
- * The report.json contract, version 2. Every figure is defined in reporters/metrics.ts (per case) or
- * reporters/aggregate.ts (over cases); this file only says their shape, so `iwb compare`, the HTML
+ * The report.json contract, version 2. Every aggregate figure is one row of reporters/metric-table.ts (its
+ * per-case value comes from reporters/metrics.ts); this file only says their shape, so `iwb compare`, the HTML
  * summary and a researcher's notebook read a report the way the reporter wrote it.
  */
 
 const rate = z.number().nullable();
 const interval = z.tuple([z.number(), z.number()]).nullable();
 
-export const SlotStatusSchema = z.enum(['pass', 'fail', 'errored', 'unjudged']);
-
-export const CaseResultSchema = z.object({
-  id: z.string(),
-  taskId: z.string(),
-  persona: PersonaSchema,
-  difficulty: DifficultySchema,
-  agent: z.string(),
-  /** 0 for the first run of a case; 1.. under `--repeat-each`. */
-  trial: z.number().int().min(0),
-  tcr: rate,
-  tcrRaw: rate,
-  tcrUniform: rate,
-  tcrCTech: rate,
-  hallucinated: z.boolean().nullable(),
-  sr: z.boolean().nullable(),
-  chr: rate,
-  chrDegraded: rate,
-  chrLlm: rate,
-  ias: rate,
-  vci: rate,
-  questionBeforeCode: z.boolean().nullable(),
-  blind: z.boolean().nullable(),
-  linesOfCode: z.number().nullable(),
-  steps: z.number().nullable(),
-  questions: z.number().nullable(),
-  submitted: z.boolean().nullable(),
-  episodeStatus: z.enum(['submitted', 'step-cap', 'agent-failed', 'errored', 'unknown']),
-  episodeCached: z.boolean().nullable(),
-  injectionFlagged: z.boolean(),
-  visualBug: z.boolean().nullable(),
-  visualFindings: z.array(z.string()),
-  usage: z.array(UsageEntrySchema),
-  slots: z.array(z.object({ id: z.string(), status: SlotStatusSchema, weight: z.number(), cTech: z.number(), assertionType: z.enum(['POSITIVE', 'NEGATIVE']) })),
-});
-export type CaseResult = z.infer<typeof CaseResultSchema>;
-
-/** The metrics an aggregate carries as means over cases, each with a bootstrap interval. */
-export const METRIC_KEYS = ['tcr', 'tcrRaw', 'tcrUniform', 'tcrCTech', 'hr', 'sr', 'chr', 'chrDegraded', 'chrLlm', 'ias', 'vci', 'pcr', 'blindRate', 'vbr', 'submitRate', 'linesOfCode', 'steps'] as const;
-export type MetricKey = (typeof METRIC_KEYS)[number];
+export { SlotStatusSchema } from '../protocol/enums.js';
+export { CaseResultSchema, type CaseResult } from './case-result.js';
+export { METRIC_KEYS, type MetricKey } from './metric-table.js';
 
 const RoleCostSchema = z.object({ prompt: z.number(), completion: z.number(), costUsd: z.number().nullable() });
 
@@ -84,7 +47,13 @@ export const ReportSchema = z.object({
     dataset: z.string(),
     agents: z.array(z.string()),
     playwrightStatus: z.string(),
+    /** The isolations the run's episodes used (sorted, joined with ", "), "unknown" when none said. */
+    sandbox: z.string().optional(),
     bootstrap: z.object({ resamples: z.number(), seed: z.number(), level: z.number() }),
+    /** Set when the run covered less than the dataset (a --project or --grep filter) or was interrupted. */
+    /** The first error of the run (an errored episode or slot), so a run that broke says how. */
+    firstError: z.string().optional(),
+    partial: z.object({ casesRun: z.number(), casesInDataset: z.number().nullable(), interrupted: z.boolean(), reason: z.string() }).optional(),
   }),
   overall: AggregateSchema,
   byPersona: z.record(z.string(), AggregateSchema),

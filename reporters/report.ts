@@ -13,6 +13,7 @@ export interface RunMeta {
   dataset: string;
   agents: string[];
   playwrightStatus: string;
+  sandbox?: string;
 }
 
 export interface ReportOptions {

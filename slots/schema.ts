@@ -1,16 +1,8 @@
 import { z } from 'zod';
+import { AssertionTypeSchema, type Difficulty, type Persona } from '../protocol/enums.js';
 import { ProbeSchema } from './probe-schema.js';
 
-export const PERSONAS = ['P-MIN', 'P-RAM', 'P-INT', 'P-CON'] as const;
-export const PersonaSchema = z.enum(PERSONAS);
-export type Persona = z.infer<typeof PersonaSchema>;
-
-export const DIFFICULTIES = ['easy', 'middle', 'hard'] as const;
-export const DifficultySchema = z.enum(DIFFICULTIES);
-export type Difficulty = z.infer<typeof DifficultySchema>;
-
-export const AssertionTypeSchema = z.enum(['POSITIVE', 'NEGATIVE']);
-export type AssertionType = z.infer<typeof AssertionTypeSchema>;
+export { AssertionTypeSchema, DIFFICULTIES, DifficultySchema, PERSONAS, PersonaSchema, type AssertionType, type Difficulty, type Persona } from '../protocol/enums.js';
 
 export const CTechSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 export type CTech = z.infer<typeof CTechSchema>;

@@ -1,28 +1,17 @@
 import type { Case, WeightedSlot } from '../slots/schema.js';
-import { ANNOTATION, type SlotAnnotation } from '../reporters/protocol.js';
+import { slotAnnotation } from '../protocol/build.js';
 
 type Annotation = { type: string; description: string };
 
 /** Tags and annotations of one generated slot test: how people filter (`--grep @hard`) and reporters read. */
 export function slotTestDetails(c: Case, slot: WeightedSlot): { tag: string[]; annotation: Annotation[] } {
-  const payload: SlotAnnotation = {
-    caseId: c.id,
-    taskId: c.taskId,
-    persona: c.persona,
-    difficulty: c.difficulty,
-    slotId: slot.id,
-    targetComponent: slot.targetComponent,
-    assertionType: slot.assertionType,
-    weight: slot.weight,
-    cTech: slot.cTech,
-  };
   return {
     tag: [personaTag(c.persona), `@${c.difficulty}`, `@${slot.assertionType.toLowerCase()}`, `@task-${tagSafe(c.taskId)}`],
     annotation: [
       { type: 'weight', description: slot.weight.toFixed(3) },
       { type: 'c_tech', description: String(slot.cTech) },
       { type: 'assertion', description: `${slot.assertionType}: ${slot.expectedResult}` },
-      { type: ANNOTATION.slot, description: JSON.stringify(payload) },
+      slotAnnotation(c, slot),
       ...allureLabels(c, slot),
     ],
   };

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
-import { parseArtifactReply } from '../agent/artifact-parser.js';
-import { startSite } from '../agent/site.js';
+import { parseArtifactReply } from '../agent/builtin/artifact-parser.js';
+import { startSite } from '../site/site.js';
 import { reply } from '../llm/fake-server.js';
 import { agentTestbed, episode, fakeClient, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE } from './agent-support.js';
 

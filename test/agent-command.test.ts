@@ -5,10 +5,11 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { adapter as command } from '../agent/adapters/command.js';
-import { HarnessMessageSchema, parseAgentLine } from '../agent/command-protocol.js';
+import { HarnessMessageSchema, parseAgentLine } from '../agent/command/command-protocol.js';
 import { resolveAgent } from '../agent/registry.js';
-import { startSite } from '../agent/site.js';
+import { startSite } from '../site/site.js';
 import { episode, launchBrowser, scriptedUser, removeTempDirs } from './agent-support.js';
+import { processesWith } from './sandbox-support.js';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const deps = (extra: { commandStepTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) => ({ clients: {}, cwd: ROOT, env: process.env, ...extra });
@@ -35,6 +36,7 @@ describe('the command adapter', () => {
     assert.equal(user.questions.length, 1);
     assert.equal(t.steps[3]!.note, 'title Echo agent; png true', 'the agent got the screenshot inline and on disk');
     assert.deepEqual(t.steps[1]!.usage, { promptTokens: 0, completionTokens: 0 });
+    assert.equal(t.tokensSelfReported, true, 'the agent counted its own tokens');
 
     const site = await startSite(path.join(dir, 'workspace'));
     const page = await browser.newPage();
@@ -58,20 +60,14 @@ describe('the command adapter', () => {
   });
 
   test("a silent agent times out as the agent's failure and is killed", async () => {
-    const code = "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000);";
-    const pidFile = path.join(await fs.mkdtemp(path.join(ROOT, '.iwb-test-')), 'pid');
-    try {
-      const agent = command.create(`${inline(code)} ${pidFile}`, deps({ commandStepTimeoutMs: 1000 }));
-      const { t } = await episode(agent, browser);
-      assert.equal(t.status, 'agent-failed');
-      assert.match(t.error ?? '', /gave no answer within 1000 ms/);
-      // On a loaded machine the program may be killed before it got to write its pid: then nothing runs either.
-      const pid = Number(await fs.readFile(pidFile, 'utf8').catch(() => '0'));
-      const stat = pid ? await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => 'gone') : 'gone';
-      assert.ok(stat === 'gone' || /^\d+ \(.*\) [ZX]/.test(stat), `agent still running: ${stat}`);
-    } finally {
-      await fs.rm(path.dirname(pidFile), { recursive: true, force: true });
-    }
+    // The agent runs in its own PID namespace and cannot write outside: find it by a word on its command line.
+    const mark = `silent-agent-${process.pid}-${Date.now()}`;
+    const agent = command.create(`${inline('setInterval(() => {}, 1000);')} ${mark}`, deps({ commandStepTimeoutMs: 1000 }));
+    const { t } = await episode(agent, browser);
+    assert.equal(t.status, 'agent-failed');
+    assert.match(t.error ?? '', /gave no answer within 1000 ms/);
+    assert.match(t.error ?? '', /flush after every line/, 'the usual cause is named');
+    assert.deepEqual(await processesWith(mark), [], 'the agent was killed');
   });
 
   test('a line that is not an action costs a step; the agent is told why; IWB_ variables are hidden', async () => {

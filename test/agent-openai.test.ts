@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
 import { listAdapters, resolveAgent } from '../agent/registry.js';
-import { startSite } from '../agent/site.js';
+import { startSite } from '../site/site.js';
 import { runProbe } from '../judge/probe-runner.js';
 import { reply, type FakeReply } from '../llm/fake-server.js';
 import { ProbeSchema } from '../slots/probe-schema.js';

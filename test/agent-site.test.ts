@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import { adapter as openai } from '../agent/adapters/openai.js';
-import { siteEnvironment } from '../agent/child-env.js';
-import { portArgs, urlsInOutput } from '../agent/npm-project.js';
-import { startSite, type SiteOptions } from '../agent/site.js';
+import { siteEnvironment } from '../sandbox/env.js';
+import { portArgs, urlsInOutput } from '../site/npm-project.js';
+import { startSite, type SiteOptions } from '../site/site.js';
 import { Workspace } from '../agent/workspace.js';
 import { reply, start, type FakeServer } from '../llm/fake-server.js';
 import { episode, fakeClient, launchBrowser, tempDir, removeTempDirs } from './agent-support.js';
+import { processesWith } from './sandbox-support.js';
 
 // A server in plain Node that shows what it was started with: port, argv, pid and environment names.
 const SERVER = `import http from 'node:http';
@@ -43,16 +44,6 @@ async function project(files: Record<string, string>): Promise<string> {
 const pkg = (scripts: Record<string, string>, dependencies?: Record<string, string>) =>
   JSON.stringify({ name: 'agent-site', private: true, type: 'module', scripts, ...(dependencies ? { dependencies } : {}) });
 
-/** Running, not a zombie: in a container whose init does not reap, a killed orphan lingers as state Z. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return false;
-  }
-}
-
 let browser: Browser;
 before(async () => {
   browser = await launchBrowser();
@@ -74,8 +65,9 @@ async function info(url: string): Promise<{ port: number; host: string; argv: st
 
 describe('npm projects the agent builds', () => {
   test('a start script with no dependencies: no install, a free port, no secrets, killed on close', async () => {
-    const root = await project({ 'package.json': pkg({ start: 'node server.mjs' }), 'server.mjs': SERVER });
-    const env = { ...process.env, FOO_API_KEY: 'k', GH_TOKEN: 't', MY_SECRET_THING: 's', OPENAI_BASE_URL: 'u', IWB_DATASET: 'gold.jsonl', KEEP_ME: '1' };
+    const mark = `start-site-${process.pid}-${Date.now()}`;
+    const root = await project({ 'package.json': pkg({ start: `node server.mjs ${mark}` }), 'server.mjs': SERVER });
+    const env = { ...process.env, FOO_API_KEY: 'k', GH_TOKEN: 't', MY_SECRET_THING: 's', OPENAI_BASE_URL: 'u', IWB_DATASET: 'gold.jsonl', KEEP_ME: '1', LANG: 'C.UTF-8' };
     const site = await startSite(root, { ...FAST, env });
     assert.equal(site.mode, 'start');
     assert.deepEqual(site.problems, []);
@@ -83,11 +75,12 @@ describe('npm projects the agent builds', () => {
     const seen = await info(site.url);
     assert.equal(site.url, `http://127.0.0.1:${seen.port}`);
     assert.equal(seen.host, '127.0.0.1');
-    for (const secret of ['FOO_API_KEY', 'GH_TOKEN', 'MY_SECRET_THING', 'OPENAI_BASE_URL', 'IWB_DATASET']) assert.ok(!seen.env.includes(secret), secret);
-    assert.ok(seen.env.includes('KEEP_ME') && seen.env.includes('PATH'));
-    assert.ok(alive(seen.pid));
+    // An allowlist: not only what looks like a secret stays out, anything not named does.
+    for (const name of ['FOO_API_KEY', 'GH_TOKEN', 'MY_SECRET_THING', 'OPENAI_BASE_URL', 'IWB_DATASET', 'KEEP_ME']) assert.ok(!seen.env.includes(name), name);
+    assert.ok(seen.env.includes('PATH') && seen.env.includes('LANG'));
+    assert.notDeepEqual(await processesWith(mark), []);
     await site.close();
-    assert.equal(alive(seen.pid), false, 'the whole process group is gone after close');
+    assert.deepEqual(await processesWith(mark), [], 'every process of the site is gone after close');
     await assert.rejects(fetch(site.url));
   });
 
@@ -149,6 +142,22 @@ describe('npm projects the agent builds', () => {
     assert.ok(!(await ws.list()).some((f) => f.startsWith('node_modules/')), 'installed packages are not workspace files');
   });
 
+  test('an install over the node_modules limit is removed and reported', async () => {
+    const root = await project({
+      'package.json': pkg({ start: 'node server.mjs' }, { lib: 'file:./lib' }),
+      'server.mjs': SERVER,
+      'lib/package.json': JSON.stringify({ name: 'lib', version: '1.0.0', type: 'module', main: 'index.js' }),
+      'lib/index.js': "export default 'from lib';\n",
+    });
+    const site = await startSite(root, { ...FAST, installLimits: { files: 1, bytes: 1 << 20 } });
+    try {
+      assert.match(site.problems[0] ?? '', /npm install wrote \d+ files, 0 MiB into node_modules, over the limit of 1 files/);
+      assert.equal(existsSync(path.join(root, 'node_modules')), false);
+    } finally {
+      await site.close();
+    }
+  });
+
   test('install and start failures become problems; what is servable is served', async () => {
     const root = await project({
       'package.json': pkg({ start: 'node -e "console.error(\'boom: no server here\'); process.exit(3)"' }, { lib: 'workspace:*' }),
@@ -167,8 +176,9 @@ describe('npm projects the agent builds', () => {
   });
 
   test('nothing servable: an error page naming the failure; a silent server times out and is killed', async () => {
-    const hang = `require('fs').writeFileSync('pid', String(process.pid)); setInterval(() => {}, 1000);`;
-    const root = await project({ 'package.json': JSON.stringify({ scripts: { start: 'node hang.cjs' } }), 'hang.cjs': hang });
+    const hang = `setInterval(() => {}, 1000);`;
+    const mark = `hang-site-${process.pid}-${Date.now()}`;
+    const root = await project({ 'package.json': JSON.stringify({ scripts: { start: `node hang.cjs ${mark}` } }), 'hang.cjs': hang });
     const site = await startSite(root, { ...FAST, startTimeoutMs: 1500 });
     try {
       assert.equal(site.mode, 'error');
@@ -176,9 +186,7 @@ describe('npm projects the agent builds', () => {
       const res = await fetch(site.url);
       assert.equal(res.status, 503);
       assert.match(await res.text(), /Site failed to start[\s\S]*did not answer/);
-      // On a loaded machine the server may be killed before it wrote its pid: then nothing runs either.
-      const pid = Number(await fs.readFile(path.join(root, 'pid'), 'utf8').catch(() => '0'));
-      if (pid) assert.equal(alive(pid), false, 'the timed-out server was killed');
+      assert.deepEqual(await processesWith(mark), [], 'the timed-out server was killed');
     } finally {
       await site.close();
     }
@@ -204,7 +212,7 @@ describe('npm projects the agent builds', () => {
     assert.deepEqual(urlsInOutput('at http://0.0.0.0:8080 and http://127.0.0.1:3000/x'), ['http://127.0.0.1:8080', 'http://127.0.0.1:3000']);
     assert.deepEqual(urlsInOutput('Local: http://localhost:5173/'), ['http://127.0.0.1:5173', 'http://localhost:5173']);
     const env = siteEnvironment({ PATH: '/bin', ANTHROPIC_API_KEY: 'a', AWS_SECRET_ACCESS_KEY: 'b', npm_lifecycle_event: 'bench', IWB_AGENT: 'x', HOME: '/root' }, { PORT: '1' });
-    assert.deepEqual(Object.keys(env).sort(), ['BROWSER', 'FORCE_COLOR', 'HOME', 'NO_COLOR', 'PATH', 'PORT']);
+    assert.deepEqual(Object.keys(env).sort(), ['BROWSER', 'FORCE_COLOR', 'HOME', 'NO_COLOR', 'PATH', 'PORT', 'TMPDIR', 'npm_config_cache', 'npm_config_update_notifier']);
   });
 });
 

@@ -98,4 +98,29 @@ describe('the workspace limits', () => {
     assert.deepEqual(await ws.list(), ['dist/bundle.js', 'index.html']);
     assert.equal(await linesOfCode(ws), 2);
   });
+
+  test('writes into node_modules or .git are refused; everything else on disk counts, nested node_modules and .git too', async () => {
+    const { ws } = await fresh({ maxFileBytes: 1000, maxTotalBytes: 100_000, maxFiles: 6 });
+    const refused = await ws.apply([
+      { path: 'node_modules/evil/index.js', content: 'x' },
+      { path: 'src/.git/objects/aa', content: 'x' },
+      { path: 'lib/Node_Modules/x.js', content: 'x' },
+    ]);
+    assert.deepEqual(refused.written, []);
+    assert.equal(refused.errors.length, 3);
+    assert.match(refused.errors[0]!, /"node_modules" is refused: packages are installed by the harness/);
+    assert.match(refused.errors[1]!, /"\.git" is refused/);
+    // What a build script (not the protocol) left on disk: a vendored node_modules and a .git.
+    await fs.mkdir(path.join(ws.root, 'vendor', 'node_modules'), { recursive: true });
+    await fs.mkdir(path.join(ws.root, '.git'), { recursive: true });
+    for (let i = 0; i < 3; i++) await fs.writeFile(path.join(ws.root, 'vendor', 'node_modules', `${i}.js`), 'x');
+    for (let i = 0; i < 2; i++) await fs.writeFile(path.join(ws.root, '.git', `${i}`), 'x');
+    assert.deepEqual(await ws.usage(), { files: 5, bytes: 5 });
+    const r = await ws.apply([
+      { path: 'a.html', content: 'a' },
+      { path: 'b.html', content: 'b' },
+    ]);
+    assert.deepEqual(r.written, ['a.html']);
+    assert.match(r.errors[0]!, /already holds 6 files \(limit 6\)/);
+  });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
-import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { runProbe } from '../judge/probe-runner.js';
 import { BuiltinTaskFileSchema, type BuiltinTaskFile } from '../slots/builtin-schema.js';

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { ANNOTATION } from '../reporters/protocol.js';
-import { renderSummary } from '../reporters/html-summary.js';
+import { ANNOTATION } from '../protocol/annotations.js';
+import { FILTER_SCRIPT_HASH, renderSummary } from '../reporters/html-summary.js';
 import IwbReporter from '../reporters/iwb-reporter.js';
 import { buildReport } from '../reporters/report.js';
-import { reportOf, type CaseSpec } from './report-support.js';
+import { episodeAnnotation, reportOf, type CaseSpec } from './report-support.js';
 
 const EVIL_ID = '<script>alert(1)</script>_P-MIN';
 const EVIL_AGENT = '<img src=x onerror=alert(2)>';
@@ -63,7 +64,11 @@ test('the summary shows the headline intervals and one bar pair per agent', () =
 
 test('untrusted case ids, agent names and findings are escaped; the page references nothing outside itself', () => {
   const html = renderSummary(reportOf(twoAgents()));
-  assert.ok(!html.includes('<script'), 'no script element at all');
+  const scripts = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)];
+  assert.equal(scripts.length, 1, 'one script element: the case filters');
+  assert.equal(`sha256-${createHash('sha256').update(scripts[0]![1]!).digest('base64')}`, FILTER_SCRIPT_HASH, 'the CSP allows exactly that script');
+  assert.ok(html.includes(`script-src '${FILTER_SCRIPT_HASH}'`));
+  assert.ok(!/fetch|XMLHttpRequest|import|WebSocket|\.src|location/.test(scripts[0]![1]!), 'the filter script reaches nothing');
   assert.ok(!html.includes('<img'), 'the agent name does not become an element');
   assert.ok(!html.includes('<svg onload'), 'the finding does not become an element');
   assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;_P-MIN'), 'the case id is shown, escaped');
@@ -98,20 +103,22 @@ after(async () => {
 });
 
 /** One passed slot test as Playwright hands it to a reporter: only the fields the reporter reads. */
-function slotTest(): { test: TestCase; result: TestResult } {
+function slotTest(sandbox?: string): { test: TestCase; result: TestResult } {
   const slot = { caseId: 't_P-MIN', taskId: 't', persona: 'P-MIN', difficulty: 'easy', slotId: 's1', targetComponent: 'C', assertionType: 'POSITIVE', weight: 1, cTech: 1 };
   const test = { id: 'x1', repeatEachIndex: 0, annotations: [{ type: ANNOTATION.slot, description: JSON.stringify(slot) }] } as unknown as TestCase;
   Object.assign(test, { parent: { allTests: () => [test] } });
-  const result = { status: 'passed', annotations: [{ type: ANNOTATION.verdict, description: JSON.stringify({ status: 'pass', judge: 'probe', evidence: 'ok' }) }] } as unknown as TestResult;
+  const verdict = { type: ANNOTATION.verdict, description: JSON.stringify({ status: 'pass', judge: 'probe', evidence: 'ok' }) };
+  const episode = sandbox ? [{ type: ANNOTATION.episode, description: JSON.stringify(episodeAnnotation({ sandbox })) }] : [];
+  const result = { status: 'passed', annotations: [verdict, ...episode] } as unknown as TestResult;
   return { test, result };
 }
 
 /** Runs the reporter over one slot test, returning what it printed. */
-async function endRun(name: string, htmlReportDir: string): Promise<string> {
+async function endRun(name: string, htmlReportDir: string, sandbox?: string): Promise<string> {
   const saved = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR;
   delete process.env.PLAYWRIGHT_HTML_OUTPUT_DIR;
   const reporter = new IwbReporter({ outputDir: path.join(tmp, name), dataset: 'd', prices: '', htmlReportDir });
-  const one = slotTest();
+  const one = slotTest(sandbox);
   reporter.onBegin({} as FullConfig, { allTests: () => [one.test] } as unknown as Suite);
   const printed: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
@@ -150,4 +157,11 @@ test('the reporter writes summary.html, copies it into an html report written th
   await endRun('absent', absent);
   await assert.rejects(fs.stat(absent), { code: 'ENOENT' }, 'no html report folder is made up');
   assert.match(await fs.readFile(path.join(tmp, 'absent', 'summary.html'), 'utf8'), /^<!doctype html>/);
+});
+
+test('report.json records the isolation the episodes ran in (meta.sandbox)', async () => {
+  await endRun('sandboxed', path.join(tmp, 'no-html-1'), 'bwrap');
+  assert.equal(JSON.parse(await fs.readFile(path.join(tmp, 'sandboxed', 'report.json'), 'utf8')).meta.sandbox, 'bwrap');
+  await endRun('unsaid', path.join(tmp, 'no-html-2'));
+  assert.equal(JSON.parse(await fs.readFile(path.join(tmp, 'unsaid', 'report.json'), 'utf8')).meta.sandbox, 'unknown');
 });

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import type { SiteUnderTest } from '../judge/types.js';
 import type { Case, Slot, WeightedSlot } from '../slots/schema.js';

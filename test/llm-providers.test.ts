@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { LlmSession } from '../agent/llm-session.js';
-import { loadPrompts } from '../agent/prompts.js';
+import { LlmSession } from '../agent/builtin/llm-session.js';
+import { loadPrompts } from '../agent/builtin/prompts.js';
 import { ModelClient } from '../llm/client.js';
 import { InfraError } from '../llm/errors.js';
 import { reply, schemaName, start, type FakeServer } from '../llm/fake-server.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { aggregate } from '../reporters/aggregate.js';
 import { caseResults, clarificationHitRate, type SlotRecord } from '../reporters/metrics.js';
-import type { EpisodeAnnotation } from '../reporters/protocol.js';
+import type { EpisodeAnnotation } from '../protocol/annotations.js';
 import { buildReport } from '../reporters/report.js';
 import { ReportSchema } from '../reporters/report-schema.js';
 import { bootstrapMeans, kendallTauB, passHatK } from '../reporters/stats.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { serveStatic, type ServedSite } from '../agent/site-server.js';
+import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { normaliseColour } from '../judge/css-values.js';
 import { createProbeJudge } from '../judge/probe-judge.js';

@@ -1,5 +1,5 @@
 import type { SlotRecord } from '../reporters/metrics.js';
-import type { EpisodeAnnotation, VisualAnnotation } from '../reporters/protocol.js';
+import type { EpisodeAnnotation, VisualAnnotation } from '../protocol/annotations.js';
 import { buildReport, type Report } from '../reporters/report.js';
 import type { Difficulty, Persona } from '../slots/schema.js';
 

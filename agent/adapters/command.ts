@@ -1,9 +1,10 @@
-import { createCommandAgent, DEFAULT_COMMAND_STEP_TIMEOUT_MS } from '../command-agent.js';
+import { createCommandAgent, DEFAULT_COMMAND_STEP_TIMEOUT_MS } from '../command/command-agent.js';
+import { AUDIT_VERSION } from '../audit.js';
 import type { AdapterModule } from '../registry.js';
 
 /**
  * Bring your own agent: `IWB_AGENT=command:<command line>` runs the program once per episode and talks
- * to it in JSON Lines (agent/command-protocol.ts, examples/README.md). For example
+ * to it in JSON Lines (agent/command/command-protocol.ts, examples/README.md). For example
  * `IWB_AGENT="command:node examples/echo-agent.mjs"`.
  */
 export const adapter: AdapterModule = {
@@ -14,11 +15,17 @@ export const adapter: AdapterModule = {
     if (!command) {
       throw new Error('IWB_AGENT=command:<command line>: no command given; for example IWB_AGENT="command:node examples/echo-agent.mjs"');
     }
-    return createCommandAgent({
+    const agent = createCommandAgent({
       command,
       stepTimeoutMs: deps.commandStepTimeoutMs ?? DEFAULT_COMMAND_STEP_TIMEOUT_MS,
       cwd: deps.cwd ?? process.cwd(),
       env: deps.env ?? process.env,
+      ...(deps.agentName ? { name: deps.agentName } : {}),
+      ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     });
+    // A verify with `criteria` is audited by the copilot model, else by the agent role's model, if either is set.
+    const auditor = deps.clients.copilot ?? deps.clients.agent;
+    if (!auditor) return agent;
+    return { ...agent, auditor, config: { ...agent.config, auditor: auditor.model, audit: AUDIT_VERSION } };
   },
 };

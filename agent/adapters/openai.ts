@@ -1,5 +1,6 @@
-import { LlmSession } from '../llm-session.js';
-import { loadPrompts, type Protocol } from '../prompts.js';
+import { AUDIT_VERSION } from '../audit.js';
+import { LlmSession } from '../builtin/llm-session.js';
+import { loadPrompts, type Protocol } from '../builtin/prompts.js';
 import type { AdapterModule } from '../registry.js';
 
 /**
@@ -8,20 +9,27 @@ import type { AdapterModule } from '../registry.js';
  *   IWB_AGENT=openai            function calling: clarify / implement / verify / submit tools
  *   IWB_AGENT=openai:tools      the same, spelled out
  *   IWB_AGENT=openai:artifact   bolt-style artifact text, for models without tool calling
+ *   IWB_AGENT=openai:paper      the paper's own bolt protocol and prompt rules (agent/builtin/paper-*.ts),
+ *                               so agents written for the paper's harness run here unchanged
  *
- * When a `copilot` model is configured (IWB_COPILOT_MODEL), the agent is treated as text-only: each
- * screenshot is described by the copilot and the description is what the agent reads.
+ * A verify with criteria is audited by the copilot model, or by the agent's own model when no copilot is
+ * configured (as the paper's shipped config does). In the tools and artifact protocols, a configured
+ * copilot also describes each screenshot for the agent, which is then treated as text-only; in the paper
+ * protocol the builder sees the audit's last frame itself, as there.
  */
 
-const PROTOCOLS: Record<string, Protocol> = { '': 'tools', tools: 'tools', artifact: 'artifact', bolt: 'artifact', text: 'artifact' };
+const PROTOCOLS: Record<string, Protocol> = { '': 'tools', tools: 'tools', artifact: 'artifact', bolt: 'artifact', text: 'artifact', paper: 'paper' };
+const NAMES: Record<Protocol, string> = { tools: 'openai', artifact: 'openai:artifact', paper: 'openai:paper' };
+/** The paper's harness asks its builder for up to 16000 tokens per reply. */
+const PAPER_MAX_TOKENS = 16_000;
 
 export const adapter: AdapterModule = {
   name: 'openai',
-  describe: 'an LLM agent on the agent role model (openai = tool calling, openai:artifact = bolt-style text)',
+  describe: 'an LLM agent on the agent role model (openai = tool calling, openai:artifact = bolt-style text, openai:paper = the paper protocol)',
   create(argument, deps) {
     const protocol = PROTOCOLS[(argument ?? '').trim().toLowerCase()];
     if (!protocol) {
-      throw new Error(`IWB_AGENT=openai:${argument}: unknown protocol "${argument}"; use openai, openai:tools or openai:artifact`);
+      throw new Error(`IWB_AGENT=openai:${argument}: unknown protocol "${argument}"; use openai, openai:tools, openai:artifact or openai:paper`);
     }
     const client = deps.clients.agent;
     if (!client) {
@@ -31,19 +39,30 @@ export const adapter: AdapterModule = {
       );
     }
     const copilot = deps.clients.copilot;
+    const auditor = copilot ?? client;
     const prompts = loadPrompts(protocol);
-    const name = protocol === 'tools' ? 'openai' : 'openai:artifact';
     return {
-      name,
+      name: NAMES[protocol],
       config: {
         kind: 'openai',
         protocol,
         model: client.model,
         copilot: copilot?.model ?? null,
+        auditor: auditor.model,
+        audit: AUDIT_VERSION,
         prompts: prompts.hash,
-        version: 1,
+        version: 2,
       },
-      start: async () => new LlmSession({ client, protocol, prompts, ...(copilot ? { copilot } : {}) }),
+      auditor,
+      start: async ({ browser }) =>
+        new LlmSession({
+          client,
+          protocol,
+          prompts,
+          browser,
+          ...(copilot ? { copilot } : {}),
+          ...(protocol === 'paper' ? { maxTokens: PAPER_MAX_TOKENS } : {}),
+        }),
     };
   },
 };

@@ -10,12 +10,12 @@ import type { AdapterModule } from '../registry.js';
 export const adapter: AdapterModule = {
   name: 'reference',
   describe: 'writes the task reference site, verifies once, submits (offline baseline)',
-  create: () => ({
+  create: (_argument, deps) => ({
     name: 'reference',
     config: { kind: 'reference', version: 1 },
     async start({ case: c }) {
-      const site = c.task.referenceSite;
-      if (!site) throw new Error(`task ${c.taskId} (${c.task.source}) has no reference site; the reference agent needs one`);
+      const site = deps.referenceSite?.(c.id);
+      if (!site) throw new Error(`case ${c.id} has no reference site (built-in tasks have one in tasks/<id>/site/); the reference agent needs one`);
       const files = await readTree(site);
       const plan = [
         { action: { type: 'implement' as const, files, deletes: [] } },

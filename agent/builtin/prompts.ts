@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The built-in agent's prompts, kept as Markdown files in agent/builtin/prompts/ so they can be read and edited
+ * as text. Their hash goes into the agent's config: changing a prompt changes the episode cache key,
+ * so episodes run with an older prompt are not reused.
+ */
+
+/** `paper`: the paper's bolt protocol, with its own system prompt (it states no step count). */
+export type Protocol = 'tools' | 'artifact' | 'paper';
+
+export interface AgentPrompts {
+  /** The shared task description followed by the protocol's rules. */
+  system: string;
+  copilot: string;
+  hash: string;
+}
+
+const DIR = new URL('./prompts/', import.meta.url);
+
+function read(name: string): string {
+  return readFileSync(new URL(name, DIR), 'utf8').trim();
+}
+
+const cache = new Map<Protocol, AgentPrompts>();
+
+export function loadPrompts(protocol: Protocol): AgentPrompts {
+  const hit = cache.get(protocol);
+  if (hit) return hit;
+  const system = protocol === 'paper' ? read('paper.md') : `${read('system.md')}\n\n${read(protocol === 'tools' ? 'tools.md' : 'artifact.md')}`;
+  const copilot = read('copilot.md');
+  const hash = createHash('sha256').update(system).update('\0').update(copilot).digest('hex').slice(0, 12);
+  const prompts = { system, copilot, hash };
+  cache.set(protocol, prompts);
+  return prompts;
+}
+
+/** The question put to the copilot with each screenshot. */
+export function copilotRequest(pagePath: string, title: string): string {
+  return `This is a screenshot of the page ${pagePath} (title: ${JSON.stringify(title)}) at 1280x800. Describe it.`;
+}

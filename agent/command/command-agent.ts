@@ -1,0 +1,181 @@
+import { promises as fs } from 'node:fs';
+import { parseAgentLine, toHarnessMessage } from './command-protocol.js';
+import { tail, type GroupProcess } from '../../sandbox/process-group.js';
+import { AgentCrash, type Agent, type AgentContext, type AgentSession, type Decision } from '../types.js';
+import { agentEnvironment } from '../../sandbox/env.js';
+import { agentProgramPaths } from '../../sandbox/exposures.js';
+import { AGENT_LIMITS, type Exposure, type ResourceLimits } from '../../sandbox/policy.js';
+import { describeExit } from '../../sandbox/limits-text.js';
+import { getSandbox, type Sandbox } from '../../sandbox/sandbox.js';
+
+export interface CommandAgentOptions {
+  /** A shell command line, run with /bin/sh in `cwd`. */
+  command: string;
+  /** How long the program may take to answer one message before the episode is ended as errored. */
+  stepTimeoutMs: number;
+  cwd: string;
+  /** The environment the agent's allowlisted one is drawn from. */
+  env: NodeJS.ProcessEnv;
+  /** How reports name this agent (IWB_AGENT_NAME); `command` by default. */
+  name?: string;
+  /** Default: the process's sandbox (sandbox/sandbox.ts). */
+  sandbox?: Sandbox;
+  limits?: ResourceLimits;
+  /** Longest protocol line read from the agent (default 32 MiB). */
+  maxLineChars?: number;
+}
+
+export const DEFAULT_COMMAND_STEP_TIMEOUT_MS = 300_000;
+export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+
+/**
+ * A program speaking the JSON Lines protocol of command-protocol.ts, one sandboxed process per
+ * episode. A program that exits, stays silent past the step timeout or floods stdout is a broken
+ * agent: AgentCrash ends the episode as errored with the program's stderr kept, so it is never scored
+ * as a bad website.
+ */
+export function createCommandAgent(options: CommandAgentOptions): Agent {
+  return {
+    name: options.name ?? 'command',
+    config: { kind: 'command', command: options.command, version: 1 },
+    start: (ctx) => CommandSession.open(options, ctx),
+  };
+}
+
+class CommandSession implements AgentSession {
+  private proc!: GroupProcess;
+  private partial: string[] = [];
+  private partialChars = 0;
+  private readonly lines: string[] = [];
+  private queuedChars = 0;
+  private overflow: string | undefined;
+  private waiter: (() => void) | undefined;
+
+  private constructor(
+    private readonly options: CommandAgentOptions,
+    private readonly limits: ResourceLimits,
+  ) {}
+
+  static async open(options: CommandAgentOptions, ctx: AgentContext): Promise<CommandSession> {
+    const sandbox = options.sandbox ?? getSandbox();
+    const session = new CommandSession(options, options.limits ?? AGENT_LIMITS);
+    // The agent reads its own program, the site it is building and the screenshots; it writes only
+    // through the protocol, so the workspace limits hold.
+    const exposures: Exposure[] = agentProgramPaths(options.command, options.cwd, sandbox.config.hidden).map((p) => ({ path: p, writable: false }));
+    if (sandbox.separateUser) {
+      for (const e of exposures) {
+        const mode = (await fs.stat(e.path)).mode;
+        if ((mode & 0o005) !== 0o005) {
+          throw new AgentCrash(
+            `the agent's folder ${e.path} is not readable by other users (mode ${(mode & 0o777).toString(8)}), and the sandbox runs ` +
+              `the agent as an unprivileged uid of its own: make it readable (chmod o+rx ${e.path}) (command: ${options.command})`,
+          );
+        }
+      }
+    }
+    for (const p of [ctx.workspace, ctx.shotsDir]) if (p) exposures.push({ path: p, writable: false });
+    session.proc = await sandbox.spawn({
+      argv: ['/bin/sh', '-c', options.command],
+      cwd: options.cwd,
+      env: agentEnvironment(options.env, sandbox.config.agentEnv),
+      exposures,
+      network: true,
+      limits: session.limits,
+      stdin: 'pipe',
+      onStdout: (chunk) => session.take(chunk),
+    });
+    // A program that died makes writes fail with EPIPE; the exit is reported by next(), not as a crash here.
+    session.proc.child.stdin?.on('error', () => undefined);
+    void session.proc.exited.then(() => session.waiter?.());
+    return session;
+  }
+
+  async next(observation: Parameters<AgentSession['next']>[0]): Promise<Decision> {
+    if (this.proc.hasExited()) throw await this.exitCrash(`exited (%s) before it was sent the ${observation.type} message`);
+    this.proc.child.stdin?.write(JSON.stringify(toHarnessMessage(observation)) + '\n');
+    const line = parseAgentLine(await this.readLine());
+    return 'usage' in line && line.usage ? { ...line, usageSelfReported: true } : line;
+  }
+
+  stderr(): string {
+    return this.proc.stderr();
+  }
+
+  async close(): Promise<void> {
+    this.proc.child.stdin?.end();
+    await this.proc.kill(1000);
+  }
+
+  private take(chunk: string): void {
+    if (this.overflow) return;
+    // Only the new chunk is searched for line ends, and a partial line is kept as pieces: joining and
+    // rescanning the whole partial line per chunk made a long line quadratic.
+    let start = 0;
+    let nl: number;
+    while ((nl = chunk.indexOf('\n', start)) >= 0) {
+      this.partial.push(chunk.slice(start, nl));
+      const line = this.partial.join('').trim();
+      this.partial = [];
+      this.partialChars = 0;
+      start = nl + 1;
+      if (line !== '') {
+        this.lines.push(line);
+        this.queuedChars += line.length;
+      }
+    }
+    if (start < chunk.length) {
+      this.partial.push(chunk.slice(start));
+      this.partialChars += chunk.length - start;
+    }
+    const max = this.options.maxLineChars ?? MAX_LINE_CHARS;
+    // Refused as it streams: a program writing gigabytes must not hold the worker until an outer timeout.
+    if (this.partialChars > max || this.queuedChars > max) {
+      this.overflow =
+        this.partialChars > max
+          ? `the agent program wrote a protocol line longer than ${max} characters without a newline; it was stopped`
+          : `the agent program wrote more than ${max} characters of lines nobody asked for; it was stopped`;
+      this.partial = [];
+      this.lines.length = 0;
+      void this.proc.kill(0);
+    }
+    this.waiter?.();
+  }
+
+  private async readLine(): Promise<string> {
+    const deadline = Date.now() + this.options.stepTimeoutMs;
+    for (;;) {
+      if (this.overflow) throw this.crash(this.overflow);
+      const line = this.lines.shift();
+      if (line !== undefined) {
+        this.queuedChars -= line.length;
+        return line;
+      }
+      if (this.proc.hasExited()) throw await this.exitCrash('exited (%s) without answering');
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw this.crash(
+          `the agent program gave no answer within ${this.options.stepTimeoutMs} ms (IWB_AGENT_STEP_TIMEOUT_MS). If it did answer, the line may be ` +
+            'sitting in its stdout buffer: flush after every line (Python: print(..., flush=True) or python -u; C: fflush(stdout))',
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiter = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.waiter = undefined;
+    }
+  }
+
+  /** `what` holds `%s` for the exit code or signal, explained against the limits when a limit ended it. */
+  private async exitCrash(what: string): Promise<AgentCrash> {
+    const exit = await this.proc.exited;
+    return this.crash(`the agent program ${what.replace('%s', String(exit))}${describeExit(exit, this.proc.stderr(), this.limits)}`);
+  }
+
+  private crash(message: string): AgentCrash {
+    return new AgentCrash(`${message} (command: ${this.options.command})`, tail(this.proc.stderr(), 40, 4000));
+  }
+}

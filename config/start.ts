@@ -1,0 +1,74 @@
+import { ChromiumMissing, NO_CHROMIUM_HINT, describeChromium } from './chromium.js';
+import { checkEnv, EnvError } from './env-check.js';
+import { applyConfigFile, ConfigFileError, type ResolvedConfig } from './file.js';
+import { readSettings, type Settings } from './settings.js';
+import { readJudgeSettings } from '../judge/settings.js';
+import { loadPriceTable } from '../llm/cost.js';
+import { readRoles } from '../llm/roles.js';
+import { DEFAULT_AGENT } from '../agent/registry.js';
+import { DatasetError } from '../slots/errors.js';
+import { loadDataset } from '../slots/load.js';
+
+/** A mistake the user made (a variable, the config file, a missing browser): one message, no stack trace. */
+export class StartError extends Error {
+  override name = 'StartError';
+}
+
+export interface StartedRun {
+  settings: Settings;
+  config: ResolvedConfig;
+  /** What the run announces before the first test: the agent (and whether it was defaulted), the browser. */
+  notes: string[];
+}
+
+/**
+ * Everything a run checks before any test: no unknown IWB_* variable, the config file, every variable's
+ * value (settings, roles, judge), and a browser. Reading all of them here, in the runner, turns a bad
+ * value into one message at start instead of one error per test in every worker.
+ */
+export async function startRun(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), opts: { worker?: boolean } = {}): Promise<StartedRun> {
+  try {
+    checkEnv(env);
+    const config = await applyConfigFile(env, cwd);
+    const settings = readSettings(env, cwd);
+    const roles = readRoles(env);
+    readJudgeSettings(env);
+    try {
+      loadPriceTable(settings.prices);
+    } catch (e) {
+      throw new StartError((e as Error).message);
+    }
+    if (!settings.chromium) throw new StartError(NO_CHROMIUM_HINT);
+    if (settings.agentName && !settings.agent.trim().startsWith('command:')) {
+      throw new StartError(`environment variable IWB_AGENT_NAME names a command: agent, but IWB_AGENT is ${JSON.stringify(settings.agent || 'reference (the default)')}; other agents are named by their adapter and model`);
+    }
+    // Workers load the config again; the runner has checked the dataset (1-2 s for the public release) already.
+    const slots = opts.worker ? [] : (await loadDataset(settings.dataset, cwd)).cases.flatMap((c) => c.slots);
+    const unprobed = slots.filter((s) => !s.probe).length;
+    // Without a judge, a slot with no probe is skipped: a run of such a dataset would spend the agent's tokens for nothing.
+    if (!roles.judge && slots.length > 0 && unprobed === slots.length) {
+      throw new StartError(
+        `dataset ${settings.dataset} has no probes, so every slot needs a judge model and none is set: ` +
+          'set IWB_JUDGE_MODEL (and IWB_JUDGE_BASE_URL / IWB_JUDGE_API_KEY, or roles.judge in iwb.config.ts) before running it',
+      );
+    }
+    const agent = settings.agent.trim() === '' ? `${DEFAULT_AGENT} (the default: set IWB_AGENT, e.g. openai or command:<cmd>, to run your own)` : settings.agent;
+    const notes = [
+      `agent ${agent}${settings.agentName ? ` named ${settings.agentName}` : ''}${roles.agent ? ` · agent model ${roles.agent.model}` : ''}`,
+      `judge ${roles.judge ? `probes, then ${roles.judge.model} for slots without one` : 'probes only (offline; IWB_JUDGE_MODEL judges slots without a probe)'}`,
+      `browser ${describeChromium({ path: settings.chromium, source: settings.chromiumSource! })}`,
+      ...(!roles.judge && unprobed > 0 ? [`warning ${unprobed} of ${slots.length} slots have no probe and no judge model: they will be unjudged`] : []),
+      ...(config.file ? [`config ${config.file}${config.unread.length ? ` (not read by this build: ${config.unread.join(', ')})` : ''}`] : []),
+    ];
+    return { settings, config, notes };
+  } catch (e) {
+    if (isUserError(e)) throw e;
+    // The readers throw plain errors that already name the variable and the value.
+    if (e instanceof Error && /^environment variable /.test(e.message)) throw new StartError(e.message);
+    throw e;
+  }
+}
+
+export function isUserError(e: unknown): e is Error {
+  return e instanceof StartError || e instanceof DatasetError || e instanceof EnvError || e instanceof ConfigFileError || e instanceof ChromiumMissing;
+}

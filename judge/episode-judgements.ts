@@ -1,0 +1,30 @@
+import type { Browser } from '@playwright/test';
+import type { ModelClient } from '../llm/client.js';
+import type { IntentAnnotation, VisualAnnotation } from '../protocol/annotations.js';
+import type { Case } from '../slots/schema.js';
+import { getIntent, type EpisodeOnDisk } from './intent-cache.js';
+import { getVisual } from './visual-cache.js';
+
+export interface EpisodeJudgements {
+  /** IAS and the LLM-judged CHR; absent without a judge model. */
+  intent?: IntentAnnotation;
+  /** The deterministic visual check of the final page, with the judge model's 1-5 scores when it has one. */
+  visual: VisualAnnotation;
+}
+
+/**
+ * Everything judged once per episode rather than per slot: the trajectory's intent alignment and the final
+ * page's visual check and score. Both are kept beside the trajectory, so every slot test of the case (and
+ * every rerun) reads the same judgement.
+ */
+export async function judgeEpisode(req: { episode: EpisodeOnDisk; case: Case; browser: Browser; url: string; client?: ModelClient }): Promise<EpisodeJudgements> {
+  const intent = req.client ? await getIntent(req.episode, req.case, req.client) : undefined;
+  const v = await getVisual(req.episode.dir, req.browser, req.url, { client: req.client, instruction: req.case.task.goldInstruction });
+  const visual: VisualAnnotation = {
+    bug: v.bug,
+    findings: v.findings.map((f) => `${f.check}: ${f.detail}`),
+    ...(v.scores ? { scores: { layout: v.scores.layout, creativeAlignment: v.scores.creativeAlignment, overall: v.scores.overall } } : {}),
+    ...(v.scoreUsage ? { usage: v.scoreUsage } : {}),
+  };
+  return { ...(intent ? { intent } : {}), visual };
+}

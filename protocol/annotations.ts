@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { AssertionTypeSchema, DifficultySchema, EpisodeStatusSchema, PersonaSchema, RoleSchema } from './enums.js';
+import { TokenPairSchema, VerdictSchema } from './verdict.js';
+
+/**
+ * What a slot test tells the reporter, carried in test annotations because annotations (unlike
+ * `project.use`) survive blob reports and `merge-reports`. The reporter validates them when it reads
+ * them back, so a report is never built from a half-understood test.
+ */
+export const ANNOTATION = {
+  slot: 'iwb.slot',
+  verdict: 'iwb.verdict',
+  episode: 'iwb.episode',
+  visual: 'iwb.visual',
+} as const;
+
+export const SlotAnnotationSchema = z.object({
+  caseId: z.string(),
+  taskId: z.string(),
+  persona: PersonaSchema,
+  difficulty: DifficultySchema,
+  slotId: z.string(),
+  targetComponent: z.string(),
+  assertionType: AssertionTypeSchema,
+  weight: z.number(),
+  cTech: z.number(),
+});
+export type SlotAnnotation = z.infer<typeof SlotAnnotationSchema>;
+
+/** A verdict as the slot test reports it: the verdict without its steps and timing (those go in attachments). */
+export const VerdictAnnotationSchema = VerdictSchema.omit({ steps: true, durationMs: true });
+export type VerdictAnnotation = z.infer<typeof VerdictAnnotationSchema>;
+
+/** Tokens one role spent with one model; the reporter prices them, so a report can be re-priced. */
+export const UsageEntrySchema = z.object({
+  role: RoleSchema,
+  model: z.string(),
+  prompt: z.number(),
+  completion: z.number(),
+});
+export type UsageEntry = z.infer<typeof UsageEntrySchema>;
+
+/** The judge model's reading of a whole trajectory: intent alignment (1-5) and which slots the questions hit. */
+export const IntentAnnotationSchema = z.object({
+  ias: z.number().min(1).max(5).nullable(),
+  /** The slots the judge model says some question hit (the paper's CHR judgement). */
+  hitSlots: z.array(z.string()),
+  model: z.string(),
+  tokens: TokenPairSchema,
+  error: z.string().optional(),
+});
+export type IntentAnnotation = z.infer<typeof IntentAnnotationSchema>;
+
+export const EpisodeAnnotationSchema = z.object({
+  agent: z.string(),
+  status: EpisodeStatusSchema,
+  cached: z.boolean(),
+  steps: z.number(),
+  stepCap: z.number(),
+  counts: z.object({ clarify: z.number(), implement: z.number(), verify: z.number(), submit: z.number(), invalid: z.number() }),
+  questionBeforeCode: z.boolean(),
+  linesOfCode: z.number(),
+  tokens: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
+  durationMs: z.number(),
+  error: z.string().optional(),
+  /** Per clarify question, the slots the simulated user retrieved for it (CHR's evidence). */
+  questions: z.array(z.object({ retrieved: z.array(z.string()) })).default([]),
+  /** Slots the persona left out, blurred or contradicted; null when the dataset does not say. */
+  degraded: z.array(z.string()).nullable().default(null),
+  usage: z.array(UsageEntrySchema).default([]),
+  intent: IntentAnnotationSchema.optional(),
+  /** Model calls of the episode that failed in a way that changes what is measured (reporters/role-errors.ts). */
+  roleErrors: z.array(z.object({ role: z.enum(['user', 'judge', 'agent', 'copilot']), message: z.string() })).default([]),
+  /** The episode's folder (trajectory.json, shots/, final.png) on the machine that ran it, for the case viewer. */
+  runFolder: z.string().optional(),
+  /** How the episode's untrusted processes were isolated (bwrap, user, none, refused). */
+  sandbox: z.string().optional(),
+});
+export type EpisodeAnnotation = z.infer<typeof EpisodeAnnotationSchema>;
+
+/** The deterministic visual-bug check of the case's final page (and the judge model's 1-5 scores, if any). */
+export const VisualAnnotationSchema = z.object({
+  bug: z.boolean(),
+  findings: z.array(z.string()),
+  scores: z.object({ layout: z.number(), creativeAlignment: z.number(), overall: z.number() }).optional(),
+  /** Tokens the judge model spent scoring the page. */
+  usage: z.object({ model: z.string(), prompt: z.number(), completion: z.number() }).optional(),
+});
+export type VisualAnnotation = z.infer<typeof VisualAnnotationSchema>;

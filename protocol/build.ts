@@ -1,0 +1,109 @@
+import type { z } from 'zod';
+import {
+  ANNOTATION,
+  EpisodeAnnotationSchema,
+  SlotAnnotationSchema,
+  VerdictAnnotationSchema,
+  VisualAnnotationSchema,
+  type EpisodeAnnotation,
+  type IntentAnnotation,
+  type SlotAnnotation,
+  type UsageEntry,
+  type VerdictAnnotation,
+  type VisualAnnotation,
+} from './annotations.js';
+import type { EpisodeStatus } from './enums.js';
+import type { Verdict } from './verdict.js';
+
+/**
+ * The one place annotations are written. Each builder validates its payload with the same schema the
+ * reporter reads it back with, so a writer that drifts from the contract fails where it writes, not in
+ * a report built later from half-understood tests. Inputs are structural, so this folder imports nothing
+ * from the pipeline above it.
+ */
+export interface Annotation {
+  type: string;
+  description: string;
+}
+
+function annotate<S extends z.ZodType>(type: string, schema: S, payload: z.input<S>): Annotation {
+  return { type, description: JSON.stringify(schema.parse(payload)) };
+}
+
+export function slotAnnotation(
+  c: { id: string; taskId: string; persona: SlotAnnotation['persona']; difficulty: SlotAnnotation['difficulty'] },
+  slot: { id: string; targetComponent: string; assertionType: SlotAnnotation['assertionType']; weight: number; cTech: number },
+): Annotation {
+  const payload: SlotAnnotation = {
+    caseId: c.id,
+    taskId: c.taskId,
+    persona: c.persona,
+    difficulty: c.difficulty,
+    slotId: slot.id,
+    targetComponent: slot.targetComponent,
+    assertionType: slot.assertionType,
+    weight: slot.weight,
+    cTech: slot.cTech,
+  };
+  return annotate(ANNOTATION.slot, SlotAnnotationSchema, payload);
+}
+
+export function verdictAnnotation(v: Pick<Verdict, 'status' | 'judge' | 'evidence'> & Partial<Verdict>): Annotation {
+  const payload: VerdictAnnotation = {
+    status: v.status,
+    judge: v.judge,
+    evidence: v.evidence.slice(0, 2000),
+    ...(v.injection ? { injection: true } : {}),
+    ...(v.blockedRequests ? { blockedRequests: v.blockedRequests } : {}),
+    ...(v.cached ? { cached: true } : {}),
+    ...(v.tokens ? { tokens: v.tokens } : {}),
+    ...(v.model ? { model: v.model } : {}),
+  };
+  return annotate(ANNOTATION.verdict, VerdictAnnotationSchema, payload);
+}
+
+/** The parts of a trajectory an episode annotation reads (the trajectory type itself lives with the agent). */
+export interface EpisodeRecord {
+  status: EpisodeStatus;
+  steps: ReadonlyArray<{ action: string; userTurn?: { retrievedSlotIds: string[] } }>;
+  stepCap: number;
+  counts: EpisodeAnnotation['counts'];
+  questionBeforeCode: boolean;
+  linesOfCode: number;
+  tokens: EpisodeAnnotation['tokens'];
+  durationMs: number;
+  error?: string;
+  /** The isolation its untrusted processes ran in. */
+  sandbox?: string;
+}
+
+export function episodeAnnotation(
+  t: EpisodeRecord,
+  extra: { agent: string; cached: boolean; degraded: string[] | null; usage: UsageEntry[]; roleErrors?: EpisodeAnnotation['roleErrors']; intent?: IntentAnnotation; runFolder?: string },
+): Annotation {
+  const payload: EpisodeAnnotation = {
+    agent: extra.agent,
+    status: t.status,
+    cached: extra.cached,
+    steps: t.steps.length,
+    stepCap: t.stepCap,
+    counts: t.counts,
+    questionBeforeCode: t.questionBeforeCode,
+    linesOfCode: t.linesOfCode,
+    tokens: t.tokens,
+    durationMs: t.durationMs,
+    ...(t.error ? { error: t.error.slice(0, 2000) } : {}),
+    questions: t.steps.filter((s) => s.action === 'clarify' && s.userTurn).map((s) => ({ retrieved: s.userTurn!.retrievedSlotIds })),
+    degraded: extra.degraded,
+    usage: extra.usage,
+    roleErrors: extra.roleErrors ?? [],
+    ...(extra.intent ? { intent: extra.intent } : {}),
+    ...(extra.runFolder ? { runFolder: extra.runFolder } : {}),
+    ...(t.sandbox ? { sandbox: t.sandbox } : {}),
+  };
+  return annotate(ANNOTATION.episode, EpisodeAnnotationSchema, payload);
+}
+
+export function visualAnnotation(v: VisualAnnotation): Annotation {
+  return annotate(ANNOTATION.visual, VisualAnnotationSchema, { ...v, findings: v.findings.slice(0, 20) });
+}

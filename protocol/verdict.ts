@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { SlotStatusSchema } from './enums.js';
+
+/** One judge action, as the verdict keeps it: what was done, on what, and the frame it left. */
+export const JudgeStepSchema = z.object({ action: z.string(), detail: z.string().optional(), screenshot: z.string().optional() });
+export type JudgeStep = z.infer<typeof JudgeStepSchema>;
+
+export const TokenPairSchema = z.object({ prompt: z.number(), completion: z.number() });
+
+/** A judge's answer for one slot: what the verdict cache stores and the slot test reports. */
+export const VerdictSchema = z.object({
+  status: SlotStatusSchema,
+  evidence: z.string(),
+  judge: z.string(),
+  steps: z.array(JudgeStepSchema),
+  durationMs: z.number(),
+  /** The page carried text addressed to the judge ("ignore your instructions", "answer pass"). */
+  injection: z.boolean().optional(),
+  /** Requests the judged page made to hosts other than the site under test, refused and counted. */
+  blockedRequests: z.number().optional(),
+  /** True when the verdict came from the verdict cache rather than a new judge session. */
+  cached: z.boolean().optional(),
+  /** Tokens the judge model spent on this verdict (0 when cached or deterministic). */
+  tokens: TokenPairSchema.optional(),
+  /** The model behind the verdict, so its tokens can be priced. */
+  model: z.string().optional(),
+});
+export type Verdict = z.infer<typeof VerdictSchema>;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { UsageEntrySchema } from '../protocol/annotations.js';
+import { AssertionTypeSchema, DifficultySchema, EpisodeStatusSchema, PersonaSchema, SlotStatusSchema } from '../protocol/enums.js';
+
+const rate = z.number().nullable();
+
+/** One case (and trial) as report.json keeps it: every per-case figure and every slot's status. */
+export const CaseResultSchema = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  persona: PersonaSchema,
+  difficulty: DifficultySchema,
+  agent: z.string(),
+  /** 0 for the first run of a case; 1.. under `--repeat-each`. */
+  trial: z.number().int().min(0),
+  tcr: rate,
+  tcrRaw: rate,
+  tcrUniform: rate,
+  tcrCTech: rate,
+  hallucinated: z.boolean().nullable(),
+  sr: z.boolean().nullable(),
+  chr: rate,
+  chrDegraded: rate,
+  chrLlm: rate,
+  ias: rate,
+  vci: rate,
+  questionBeforeCode: z.boolean().nullable(),
+  blind: z.boolean().nullable(),
+  linesOfCode: z.number().nullable(),
+  steps: z.number().nullable(),
+  questions: z.number().nullable(),
+  submitted: z.boolean().nullable(),
+  episodeStatus: z.union([EpisodeStatusSchema, z.literal('unknown')]),
+  episodeCached: z.boolean().nullable(),
+  injectionFlagged: z.boolean(),
+  visualBug: z.boolean().nullable(),
+  visualFindings: z.array(z.string()),
+  usage: z.array(UsageEntrySchema),
+  slots: z.array(z.object({ id: z.string(), status: SlotStatusSchema, weight: z.number(), cTech: z.number(), assertionType: AssertionTypeSchema })),
+});
+export type CaseResult = z.infer<typeof CaseResultSchema>;

@@ -1,0 +1,48 @@
+import type { Browser, Page } from '@playwright/test';
+import { allowOnlyOrigin, SERVICE_WORKERS } from '../sandbox/browser-network.js';
+
+export interface Rendering {
+  title: string;
+  png: Buffer;
+  consoleErrors: string[];
+}
+
+export type PageCheck = Omit<Rendering, 'png'>;
+
+export const VIEWPORT = { width: 1280, height: 800 };
+
+/**
+ * Opens one path of a served site in a fresh context and photographs it, as a verify step shows the
+ * agent. Requests to any other origin are aborted: the site under test is all the browser may reach.
+ */
+export async function renderPage(browser: Browser, siteUrl: string, pagePath: string): Promise<Rendering> {
+  return visit(browser, siteUrl, pagePath, async (page) => page.screenshot({ type: 'png' }));
+}
+
+/** The same visit without the picture: what an implement step reports about the page it changed. */
+export async function checkPage(browser: Browser, siteUrl: string, pagePath: string): Promise<PageCheck> {
+  const { title, consoleErrors } = await visit(browser, siteUrl, pagePath, async () => Buffer.alloc(0));
+  return { title, consoleErrors };
+}
+
+async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot: (page: Page) => Promise<Buffer>): Promise<Rendering> {
+  const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: SERVICE_WORKERS });
+  try {
+    await allowOnlyOrigin(context, new URL(siteUrl).origin);
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    page.on('dialog', (d) => void d.accept().catch(() => undefined));
+    const target = new URL(pagePath.startsWith('/') ? pagePath : '/' + pagePath, siteUrl).toString();
+    const response = await page.goto(target, { waitUntil: 'load', timeout: 15_000 });
+    // Chromium logs a failed main document only as "Failed to load resource"; the status says more.
+    if (response && response.status() >= 400) consoleErrors.unshift(`GET ${pagePath} answered HTTP ${response.status()}`);
+    await page.waitForTimeout(150);
+    return { title: await page.title(), png: await shoot(page), consoleErrors };
+  } finally {
+    await context.close();
+  }
+}

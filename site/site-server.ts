@@ -1,0 +1,102 @@
+import { createReadStream, promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import mime from 'mime-types';
+
+/** A running site: where to point a browser, and how to stop it. */
+export interface ServedSite {
+  url: string;
+  root: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Content types from mime-types (the jshttp table behind Express), so wasm, fonts, media and manifests
+ * are served as browsers expect; a module script or a wasm file served as octet-stream fails to load.
+ */
+export function contentTypeOf(file: string): string {
+  return mime.contentType(path.extname(file).toLowerCase()) || 'application/octet-stream';
+}
+
+/** Resolves a URL path inside root, or returns null when it would leave it (`..`, encoded or not). */
+export function resolveInside(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath.split('?')[0]!.split('#')[0]!);
+  } catch {
+    return null;
+  }
+  const target = path.resolve(root, '.' + path.posix.normalize('/' + decoded));
+  return target === root || target.startsWith(root + path.sep) ? target : null;
+}
+
+/**
+ * Serves a folder of static files on 127.0.0.1 on a free port. Symlinks that point outside the folder
+ * are refused like `..`: the folder holds agent-written files, and the judge must see only the site.
+ */
+export async function serveStatic(rootDir: string): Promise<ServedSite> {
+  const root = await fs.realpath(rootDir);
+  const server = http.createServer(async (req, res) => {
+    const target = resolveInside(root, req.url ?? '/');
+    if (!target) return send(res, 403, 'forbidden');
+    try {
+      let file = await fs.realpath(target);
+      if (file !== root && !file.startsWith(root + path.sep)) return send(res, 403, 'forbidden');
+      if ((await fs.stat(file)).isDirectory()) file = path.join(file, 'index.html');
+      const stat = await fs.stat(file);
+      res.writeHead(200, {
+        'content-type': contentTypeOf(file),
+        'content-length': stat.size,
+        'cache-control': 'no-store',
+      });
+      createReadStream(file).pipe(res);
+    } catch {
+      send(res, 404, 'not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    root,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: http.ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(body);
+}
+
+/**
+ * A page saying why the site could not be started, served on every path. The judge then sees a
+ * visible failure rather than a connection error, and its verdicts stay ordinary fails.
+ */
+export async function serveErrorPage(problems: string[]): Promise<ServedSite> {
+  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body =
+    '<!doctype html><html><head><meta charset="utf-8"><title>Site failed to start</title></head><body>' +
+    '<h1>Site failed to start</h1>' +
+    problems.map((p) => `<pre>${escape(p)}</pre>`).join('') +
+    '</body></html>';
+  const server = http.createServer((_req, res) => {
+    res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    root: '',
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

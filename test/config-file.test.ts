@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { resolveConfig } from '../config/file.js';
+import { startRun, StartError } from '../config/start.js';
+import { EnvError } from '../config/env-check.js';
+import { readRoles } from '../llm/roles.js';
+import { readSettings } from '../config/settings.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PUBLIC = path.resolve(ROOT, '../shared/data/interactweb-bench/test_mini.jsonl');
+const tmp = () => fs.mkdtemp(path.join(os.tmpdir(), 'iwb-config-'));
+
+const STARTER = `import type { IwbConfig } from '${path.join(ROOT, 'config/file-schema.ts')}';
+export default {
+  agent: 'openai',
+  runDir: 'runs',
+  judge: { mode: 'case' },
+  roles: {
+    agent: { model: 'gpt-4o', baseURL: 'http://127.0.0.1:9/v1', apiKeyEnv: 'MY_AGENT_KEY', temperature: 0.2, seed: 7 },
+    judge: { model: 'judge-m', baseURL: 'http://127.0.0.1:9/v1' },
+  },
+} satisfies IwbConfig;
+`;
+
+test('config file: iwb.config.ts is read, the environment wins, keys come from the named variable, and each value says where it came from', async () => {
+  const dir = await tmp();
+  await fs.writeFile(path.join(dir, 'iwb.config.ts'), STARTER);
+  const r = await resolveConfig({ MY_AGENT_KEY: 'sk-secret', IWB_RUN_DIR: 'env-runs' }, dir);
+  assert.equal(r.file, path.join(dir, 'iwb.config.ts'));
+  assert.equal(r.env.IWB_AGENT, 'openai');
+  assert.equal(r.env.IWB_RUN_DIR, 'env-runs', 'the environment overrides the file');
+  assert.deepEqual(r.sources.get('IWB_RUN_DIR'), { from: 'env' });
+  assert.deepEqual(r.sources.get('IWB_AGENT_MODEL'), { from: 'file', key: 'roles.agent.model' });
+  assert.deepEqual(r.sources.get('IWB_AGENT_API_KEY'), { from: 'file-key', key: 'roles.agent.apiKeyEnv', variable: 'MY_AGENT_KEY' });
+  const roles = readRoles(r.env);
+  assert.equal(roles.agent?.apiKey, 'sk-secret');
+  assert.equal(roles.agent?.temperature, 0.2);
+  assert.equal(roles.agent?.seed, 7);
+  assert.equal(roles.judge?.model, 'judge-m');
+  assert.equal(readSettings(r.env, dir).runDir, path.join(dir, 'env-runs'));
+});
+
+test('config file: JSON too; mistakes name the file and the field; a key in the file is refused', async () => {
+  const dir = await tmp();
+  const file = path.join(dir, 'iwb.config.json');
+  const bad = async (config: unknown, pattern: RegExp, env: Record<string, string> = {}) => {
+    await fs.writeFile(file, JSON.stringify(config));
+    await assert.rejects(resolveConfig(env, dir), (e: Error) => e.message.startsWith(file) && pattern.test(e.message), JSON.stringify(config));
+  };
+  await bad({ roles: { agent: { model: 'm', apiKey: 'sk-1' } } }, /roles\.agent\.apiKey: a key never goes in the config file/);
+  await bad({ roles: { agent: { model: 'm', temperature: 'hot' } } }, /field roles\.agent\.temperature/);
+  await bad({ agnet: 'openai' }, /unknown key agnet \(known: dataset, agent/);
+  await bad({ roles: { agent: { model: 'm', apiKeyEnv: 'NOT_SET_ANYWHERE' } } }, /roles\.agent\.apiKeyEnv names NOT_SET_ANYWHERE, which is not set/);
+  await fs.writeFile(file, '{ "agent": ');
+  await assert.rejects(resolveConfig({}, dir), /not valid JSON/);
+  await fs.writeFile(file, JSON.stringify({ workers: 2, dataset: 'builtin' }));
+  assert.equal((await resolveConfig({}, dir)).env.IWB_WORKERS, '2');
+  await fs.writeFile(path.join(dir, 'iwb.config.ts'), 'export default {};');
+  await assert.rejects(resolveConfig({}, dir), /both .* exist: keep one/);
+});
+
+test('run start: a typo, a bad value, a missing judge for a probe-less dataset each stop the run with one message', async () => {
+  const dir = await tmp();
+  await assert.rejects(startRun({ IWB_AGNET: 'openai' }, dir), (e: Error) => e instanceof EnvError && /did you mean IWB_AGENT\?/.test(e.message));
+  await assert.rejects(startRun({ IWB_WORKERS: 'abc' }, dir), (e: Error) => e instanceof StartError && /IWB_WORKERS/.test(e.message));
+  await assert.rejects(startRun({ IWB_JUDGE_MODE: 'both' }, dir), (e: Error) => e instanceof StartError && /IWB_JUDGE_MODE/.test(e.message));
+  await assert.rejects(startRun({ IWB_PRICES: '{nope' }, dir), (e: Error) => e instanceof StartError && /IWB_PRICES/.test(e.message));
+  await assert.rejects(startRun({ IWB_AGENT_NAME: 'mine' }, dir), (e: Error) => e instanceof StartError && /IWB_AGENT_NAME names a command: agent/.test(e.message));
+  await assert.rejects(startRun({ IWB_CHROMIUM: '/no/such/chrome' }, dir), (e: Error) => /IWB_CHROMIUM: no such file/.test(e.message));
+  const started = await startRun({}, dir);
+  assert.match(started.notes.join('\n'), /agent reference \(the default/);
+  assert.match(started.notes.join('\n'), /browser \//);
+  if (existsSync(PUBLIC)) {
+    await assert.rejects(startRun({ IWB_DATASET: PUBLIC }, dir), (e: Error) => e instanceof StartError && /needs a judge model.*IWB_JUDGE_MODEL/.test(e.message));
+  }
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { withMetricsTable } from '../cli/docs.js';
+import { CASE_VALUE } from '../reporters/aggregate.js';
+import { fmt } from '../reporters/format.js';
+import { METRIC_KEYS, METRIC_ROWS } from '../reporters/metric-table.js';
+import { AggregateSchema } from '../reporters/report-schema.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+test('metric table: the README carries the generated table unchanged (run `npx iwb docs metrics --write` after editing a row)', async () => {
+  const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+  assert.equal(withMetricsTable(readme), readme);
+});
+
+test('metric table: every row reaches the report schema, the per-case values and the formatter', () => {
+  const shape = AggregateSchema.shape;
+  for (const k of METRIC_KEYS) {
+    assert.ok(k in shape, `${k} is a field of an aggregate`);
+    assert.ok(k in shape.ci.shape, `${k} has an interval`);
+    assert.equal(typeof CASE_VALUE[k], 'function', `${k} has a per-case value`);
+  }
+  // A share prints in percent, whatever row it is: the mistake a hand-kept PERCENT list let through.
+  const a = AggregateSchema.parse({
+    ...Object.fromEntries(METRIC_KEYS.map((k) => [k, 0.5])),
+    ci: Object.fromEntries(METRIC_KEYS.map((k) => [k, null])),
+    n: Object.fromEntries(METRIC_KEYS.map((k) => [k, 1])),
+    cases: 1, blindCases: 0, judgedSlots: 1, unjudgedSlots: 0, erroredSlots: 0, erroredCases: 0, usage: {}, costUsd: null,
+  });
+  for (const m of METRIC_ROWS) assert.equal(fmt(a, m.key), m.unit === 'percent' ? '50.0' : (0.5).toFixed(m.digits), m.key);
+});
+
+/** Import specifiers of every .ts file under a folder. */
+async function importsOf(dir: string): Promise<{ file: string; spec: string }[]> {
+  const out: { file: string; spec: string }[] = [];
+  for (const name of await fs.readdir(path.join(ROOT, dir), { recursive: true })) {
+    if (!name.endsWith('.ts')) continue;
+    const text = await fs.readFile(path.join(ROOT, dir, name), 'utf8');
+    for (const m of text.matchAll(/from '([^']+)'/g)) out.push({ file: `${dir}/${name}`, spec: m[1]! });
+  }
+  return out;
+}
+
+test('layering: protocol/ imports nothing of the pipeline, and judge/ does not import reporters/', async () => {
+  const protocol = (await importsOf('protocol')).filter((i) => i.spec.startsWith('..'));
+  assert.deepEqual(protocol, [], 'protocol/ is the bottom of the house');
+  const judge = (await importsOf('judge')).filter((i) => i.spec.includes('/reporters/'));
+  assert.deepEqual(judge, []);
+});
