@@ -27,6 +27,8 @@ const VARIABLES = {
   unsafeNoSandbox: declareEnv('IWB_UNSAFE_NO_SANDBOX', '1 runs untrusted processes unconfined when no sandbox is available'),
   episodeTimeoutMs: declareEnv('IWB_EPISODE_TIMEOUT', "an episode's whole budget (60m, 90s, 1h or ms), apart from Playwright's per-test timeout"),
 } as const;
+/** Set by the run itself (fixtures/global-setup.ts) for its workers, never by a user. */
+export const RUN_ID_VARIABLE = declareEnv('IWB_RUN_ID', 'set by a Playwright run for its workers: a case\'s episode is attempted once per run');
 export const SETTINGS_VARIABLES: Readonly<Record<keyof typeof VARIABLES, string>> = VARIABLES;
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
