@@ -83,3 +83,18 @@ export function shape(q: Quirks, body: Record<string, unknown>): Record<string, 
   if (q.noUsage) delete body.usage;
   return body;
 }
+
+/**
+ * The answers a capable model gives to the preflight's probes (llm/preflight.ts): a scripted handler calls
+ * this first, so a Playwright run's preflight passes and the rest of the script is left to the test.
+ */
+export function preflightAnswer(body: FakeRequestBody): { kind: 'json'; value: unknown } | { kind: 'text'; text: string } | { kind: 'tools'; calls: Array<{ name: string; arguments: unknown }> } | undefined {
+  const system = body.messages.find((m) => m.role === 'system');
+  const systemText = typeof system?.content === 'string' ? system.content : '';
+  if (body.response_format?.json_schema?.name === 'health_check' || systemText.includes('("health_check")')) return { kind: 'json', value: { ok: true, colour: 'red' } };
+  if (body.tools?.some((t) => t.function.name === 'ping')) return { kind: 'tools', calls: [{ name: 'ping', arguments: {} }] };
+  const last = body.messages[body.messages.length - 1];
+  const text = typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((p) => p.text ?? '').join(' ');
+  if (body.messages.length === 1 && /Reply with the single word OK|What colour is this image\? One word/.test(text)) return { kind: 'text', text: 'OK' };
+  return undefined;
+}
