@@ -10,7 +10,7 @@ const USAGE = 'usage: iwb doctor [--json]';
  * configured role can do its part.
  */
 export async function doctorCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { positional, flags } = parseArgs(args);
+  const { positional, flags } = parseArgs(args, { boolean: ['json'] });
   if (positional.length > 0) throw new UsageError(USAGE);
   const roles = readRoles(env);
   const report = await preflight(roles, allNeeds(roles, readSettings(env).agent));

@@ -164,6 +164,22 @@ describe('provider quirks, end to end through the role that meets them', () => {
   });
 });
 
+test('iwb doctor --json: one row per configured role, exit 1 when one cannot do its part', async () => {
+  const { doctorCommand } = await import('../cli/doctor.js');
+  fake.reset();
+  fake.quirks({ refuseJsonSchema: true, refuseImages: 'llama.cpp' });
+  fake.script(() => reply.json({ ok: true, colour: 'red' }));
+  const out: string[] = [];
+  const io = { out: (t: string) => out.push(t), err: () => undefined };
+  const code = await doctorCommand(['--json'], io, { OPENAI_BASE_URL: fake.baseURL, IWB_USER_MODEL: 'deepseek-chat', IWB_JUDGE_MODEL: 'text-only' });
+  const r = JSON.parse(out.join('')) as { ok: boolean; roles: Array<{ role: string; ok: boolean; structuredOutput: string | null; images: boolean | null; problems: string[] }> };
+  assert.equal(code, 1);
+  assert.equal(r.ok, false);
+  assert.deepEqual(r.roles.map((x) => [x.role, x.ok, x.structuredOutput]), [['user', true, 'json_object'], ['judge', false, 'json_object']]);
+  assert.equal(r.roles[1]!.images, false);
+  fake.quirks({});
+});
+
 test('tolerant reading: think block, fence, prose around the object, and braces inside strings', () => {
   assert.deepEqual(readReply('<think>x {y}</think>\n```json\n{"a": 1}\n```'), { json: '{"a": 1}', reasoning: 'x {y}' });
   assert.equal(readReply('Sure! Here it is: {"a": "}{", "b": [1]} Hope that helps.').json, '{"a": "}{", "b": [1]}');
