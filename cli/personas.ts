@@ -7,12 +7,21 @@ import { UsageMeter } from '../llm/usage.js';
 import { runLeakTest, type LeakTestReport } from '../personas/leak-test.js';
 import { mutateDataset } from '../personas/mutate.js';
 import { createSimulatedUser } from '../personas/simulated-user.js';
+import { degradationCacheDir, readSettings, userKind } from '../config/settings.js';
+import { annotateDataset, annotationCounts, ensureDegradation, type AnnotationCounts } from '../personas/degradation/annotate.js';
+import { besidePath, cachePath, readDegradationFile, writeDegradationFile } from '../personas/degradation/store.js';
+import type { UserTurn } from '../personas/types.js';
+import { createUser } from '../personas/user.js';
+import type { Dataset } from '../slots/schema.js';
 import { loadDataset } from '../slots/load.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
 const USAGE =
   'usage: iwb personas mutate <dataset.jsonl | builtin> [--offline] [--seed N] --out <file.jsonl>\n' +
-  '       iwb personas leak-test <dataset.jsonl | builtin> [--offline] [--seed N] [--json]';
+  '       iwb personas leak-test <dataset.jsonl | builtin> [--offline] [--seed N] [--json]\n' +
+  '       iwb personas annotate <dataset.jsonl> [--offline] [--json] [--out <file> | --beside]\n' +
+  '       iwb personas ask <dataset.jsonl | builtin> <case-id> "question" ["question" ...] [--offline] [--seed N] [--json]';
+const SUBCOMMANDS = ['mutate', 'leak-test', 'annotate', 'ask'];
 
 function seedOf(flags: Map<string, string | true>): number {
   const raw = flags.get('seed');
@@ -43,7 +52,7 @@ export const MAX_ERRORED_TURNS = 0.05;
 export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { positional, flags } = parseArgs(args, { string: ['seed', 'out'], boolean: ['offline', 'json'] });
   const [sub, source] = positional;
-  if (!source || (sub !== 'mutate' && sub !== 'leak-test')) throw new UsageError(USAGE);
+  if (!source || !sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(USAGE);
   const seed = seedOf(flags);
   const offline = flags.has('offline');
   const meter = new UsageMeter();
@@ -79,7 +88,11 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
     return 0;
   }
 
+  if (sub === 'annotate') return annotateCommand(source, flags, io, env, meter);
+  if (sub === 'ask') return askCommand(positional.slice(2), source, flags, io, env, meter, seed);
+
   const dataset = await loadDataset(source);
+  await withDegradation(dataset, env, io);
   const client = clientFor('user', offline, env, meter);
   const blocked = await cannotRun('user', client, env);
   if (blocked) {
@@ -103,13 +116,95 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
 }
 
 function describe(r: LeakTestReport, mode: string): string {
-  const lines = [`leak test over ${r.cases} cases (${mode} simulated user)`, 'persona  questions  leak   hit    refusal  words  regenerated  errors'];
+  const lines = [`leak test over ${r.cases} cases (${mode} simulated user)`, 'persona  questions  leak   hit    refusal  quotes  words  regenerated  errors'];
   for (const [p, s] of Object.entries(r.byPersona)) {
     lines.push(
-      `${p.padEnd(8)} ${String(s.questions).padStart(9)}  ${s.leakRate.toFixed(3)}  ${s.hitRate.toFixed(3)}  ${s.refusalRate.toFixed(3)}    ` +
+      `${p.padEnd(8)} ${String(s.questions).padStart(9)}  ${s.leakRate.toFixed(3)}  ${s.hitRate.toFixed(3)}  ${s.refusalRate.toFixed(3)}    ${s.oracleQuoteRate.toFixed(3)}  ` +
         `${s.meanAnswerLength.toFixed(1).padStart(5)}  ${String(s.regenerated).padStart(11)}  ${String(s.errors).padStart(6)}`,
     );
   }
   for (const l of r.leaks.slice(0, 10)) lines.push(`leak: ${l.caseId} "${l.question}" -> [${l.slotIds.join(', ')}] ${l.answer}`);
   return lines.join('\n');
+}
+
+/** Attaches degradation records as a run would, and says where they came from. */
+async function withDegradation(dataset: Dataset, env: NodeJS.ProcessEnv, io: CliIo): Promise<string> {
+  const settings = readSettings(env);
+  const d = await ensureDegradation(dataset, { cacheDir: degradationCacheDir(settings), ...(settings.degradation ? { file: settings.degradation } : {}) });
+  if (d.source !== 'dataset') io.err(`degradation records: ${d.source}`);
+  return d.source;
+}
+
+async function annotateCommand(source: string, flags: Map<string, string | true>, io: CliIo, env: NodeJS.ProcessEnv, meter: UsageMeter): Promise<number> {
+  const dataset = await loadDataset(source);
+  const out = flags.get('out');
+  if (out === true) throw new UsageError(`--out needs a file\n${USAGE}`);
+  const file = path.resolve(out ?? (flags.has('beside') ? besidePath(dataset.source) : cachePath(dataset.source, degradationCacheDir(readSettings(env)))));
+  const offline = flags.has('offline');
+  const client = clientFor('operator', offline, env, meter) ?? clientFor('user', offline, env, meter);
+  if (!client && !offline) io.err('no IWB_OPERATOR_MODEL or IWB_USER_MODEL: annotating offline (text comparison)');
+  const previous = await readDegradationFile(file);
+  const result = await annotateDataset(dataset, { ...(client ? { client } : {}), ...(previous ? { previous } : {}) });
+  await writeDegradationFile(file, result.file);
+  for (const e of result.errors) io.err(`warning: ${e} (annotated offline instead)`);
+  const counts = annotationCounts(result.file);
+  const summary = { dataset: dataset.source, file, method: client ? `llm:${client.model}` : 'offline', cases: dataset.cases.length, reused: result.reused, calls: result.calls, errors: result.errors, counts };
+  if (flags.has('json')) io.out(JSON.stringify(summary, null, 2));
+  else io.out(describeCounts(counts, summary));
+  return 0;
+}
+
+function describeCounts(counts: Partial<Record<string, AnnotationCounts>>, s: { file: string; method: string; cases: number; reused: number; calls: number }): string {
+  const lines = [
+    `${s.cases} cases annotated (${s.method}; ${s.reused} reused from the file, ${s.calls} model calls) -> ${s.file}`,
+    'persona  cases  with omits  with blurs  with contradicts  slots omitted/blurred/contradicted',
+  ];
+  for (const [p, c] of Object.entries(counts)) {
+    if (!c) continue;
+    lines.push(`${p.padEnd(8)} ${String(c.cases).padStart(5)}  ${String(c.withOmits).padStart(10)}  ${String(c.withBlurs).padStart(10)}  ${String(c.withContradicts).padStart(16)}  ${c.slots.omits}/${c.slots.blurs}/${c.slots.contradicts}`);
+  }
+  return lines.join('\n');
+}
+
+async function askCommand(
+  args: string[],
+  source: string,
+  flags: Map<string, string | true>,
+  io: CliIo,
+  env: NodeJS.ProcessEnv,
+  meter: UsageMeter,
+  seed: number,
+): Promise<number> {
+  const [caseId, ...questions] = args;
+  if (!caseId || questions.length === 0) throw new UsageError(`ask needs a case id and at least one question\n${USAGE}`);
+  const dataset = await loadDataset(source);
+  const c = dataset.cases.find((x) => x.id === caseId);
+  if (!c) throw new UsageError(`${dataset.source}: no case ${caseId} (ids look like ${dataset.cases[0]?.id ?? 'none'})`);
+  const degradation = await withDegradation(dataset, env, io);
+  const kind = userKind(readSettings(env));
+  const client = clientFor('user', flags.has('offline'), env, meter);
+  const user = createUser(kind, c, { seed, ...(client ? { client } : {}) });
+  const turns: UserTurn[] = [];
+  for (const q of questions) turns.push(await user.answer(q));
+  const d = c.task.personas[c.persona]?.degradation;
+  if (flags.has('json')) {
+    io.out(JSON.stringify({ case: c.id, persona: c.persona, user: kind, mode: client ? 'llm' : 'offline', degradation: d ?? null, degradationSource: degradation, instruction: c.instruction, turns }, null, 2));
+    return 0;
+  }
+  const lines = [`${c.id} (${c.persona}, ${kind} user, ${client ? `model ${client.model}` : 'offline'})`, `instruction: ${c.instruction}`];
+  if (d) lines.push(`degraded: omits [${d.omits.join(', ')}] blurs [${d.blurs.join(', ')}] contradicts [${d.contradicts.join(', ')}]`);
+  for (const [i, t] of turns.entries()) {
+    lines.push('', `Q${i + 1}: ${t.question}`, `A${i + 1}: ${t.answer}`);
+    const stances = (t.stances ?? []).map((s) => `${s.slotId} ${s.stance}`).join(', ');
+    lines.push(
+      `    retrieved [${t.retrievedSlotIds.join(', ')}]` +
+        (stances ? `; stances ${stances}` : '') +
+        `; leak check (${t.leakCheck.method}) [${t.leakCheck.leakedSlotIds.join(', ')}]` +
+        (t.refused ? '; gives nothing' : '') +
+        (t.retries ? `; regenerated ${t.retries}x` : '') +
+        (t.error ? `; error: ${t.error}` : ''),
+    );
+  }
+  io.out(lines.join('\n'));
+  return 0;
 }

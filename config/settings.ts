@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { USER_KINDS, type UserKind } from '../personas/types.js';
 import { findChromium, type ChromiumSource } from './chromium.js';
 import { declareEnv } from './env-registry.js';
 
@@ -26,6 +27,8 @@ const VARIABLES = {
   agentEnv: declareEnv('IWB_AGENT_ENV', 'names of variables a command: agent gets (its own model key), comma-separated'),
   unsafeNoSandbox: declareEnv('IWB_UNSAFE_NO_SANDBOX', '1 runs untrusted processes unconfined when no sandbox is available'),
   episodeTimeoutMs: declareEnv('IWB_EPISODE_TIMEOUT', "an episode's whole budget (60m, 90s, 1h or ms), apart from Playwright's per-test timeout"),
+  user: declareEnv('IWB_USER', 'the simulated user: contained (default) or paper (needs IWB_USER_MODEL)'),
+  degradation: declareEnv('IWB_DEGRADATION', 'a degradation records file (iwb personas annotate --out) for a dataset that carries none'),
 } as const;
 /** Set by the run itself (fixtures/global-setup.ts) for its workers, never by a user. */
 export const RUN_ID_VARIABLE = declareEnv('IWB_RUN_ID', 'set by a Playwright run for its workers: a case\'s episode is attempted once per run');
@@ -62,6 +65,10 @@ const SettingsSchema = z.object({
   episodeTimeoutMs: Duration.default(60 * 60_000),
   /** Run untrusted processes unconfined when no sandbox is available (sandbox/detect.ts says what that exposes). */
   unsafeNoSandbox: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  /** Unset: the profile's default (contained unless a profile says otherwise). */
+  user: z.enum(USER_KINDS).optional(),
+  /** A degradation records file (iwb personas annotate --out) for a dataset that carries none. */
+  degradation: z.string().optional(),
 });
 export type Settings = Omit<z.infer<typeof SettingsSchema>, 'chromium'> & {
   /** The resolved browser (config/chromium.ts); undefined when none is installed. */
@@ -92,6 +99,16 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
     chromium: browser?.path,
     chromiumSource: browser?.source,
   };
+}
+
+/** Which simulated user a run uses: IWB_USER, else the contained user. */
+export function userKind(s: Pick<Settings, 'user'>): UserKind {
+  return s.user ?? 'contained';
+}
+
+/** Where derived degradation records are cached when no file is given or kept beside the dataset. */
+export function degradationCacheDir(s: Pick<Settings, 'runDir'>): string {
+  return path.join(s.runDir, 'degradation');
 }
 
 /** Chromium flags this machine needs: no sandbox as root, and no calls home on a closed network. */

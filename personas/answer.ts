@@ -1,82 +1,54 @@
 import type { ModelClient } from '../llm/client.js';
 import type { ChatMessage } from '../llm/types.js';
-import type { Slot } from '../slots/schema.js';
-import { prompt, type AnswerStyle, type PersonaDefinition } from './definitions.js';
-import { fill } from './operators/shared.js';
-import { pick, type Rng } from './prng.js';
-import { capitalise, endSentence, lowerFirst, sentenceFor, sentences } from './text.js';
+import type { Persona } from '../slots/schema.js';
+import { personaDefinition, prompt } from './definitions.js';
+import { personaRule, type SpokenFact } from './voice.js';
 
 /**
- * Stage 2: the answer, written from the retrieved slots alone. For a P-CON slot the user either stands by
- * what the instruction said (stance) or gives the true requirement (fact), never both at once.
+ * Stage 2 with a model: the contained user's prompt. The model gets the persona's rule, the request the
+ * agent saw, the conversation so far, and per retrieved slot only the gold instruction's own words about it
+ * (never the slot's test wording), with what to do with each: state it, stand by the request, or concede.
  */
-export interface AnswerFact {
-  slot: Slot;
-  mode: 'state' | 'defend' | 'concede';
-  /** For 'defend': what the visible instruction wrongly says about this slot. */
-  stance?: string;
+function factLine(f: SpokenFact): string {
+  switch (f.mode) {
+    case 'state':
+      return `- You want this (your own earlier words): "${f.statement}"`;
+    case 'defend':
+      return `- Stand by what your request said, briefly, without giving in: "${f.stance ?? f.statement}"`;
+    case 'concede':
+      return f.repeated
+        ? `- You already admitted your request had this wrong; keep to what you really want: "${f.statement}"`
+        : `- Admit your request had this wrong; what you really want is: "${f.statement}"`;
+    case 'exclude':
+      return '- You want nothing on the site beyond what you asked for.';
+    case 'unstated':
+      return '- You never thought about this; say you have no particular wish.';
+  }
 }
 
-/** The sentence of the visible instruction that states a slot: the contradictory stance P-CON defends. */
-export function stanceFor(slot: Slot, instruction: string): string {
-  const sents = sentences(instruction);
-  const i = sentenceFor(slot, sents);
-  return i >= 0 ? sents[i]! : endSentence(slot.task);
-}
-
-function factLine(f: AnswerFact, style: AnswerStyle, rng: Rng): string {
-  if (f.mode === 'defend') return fill(pick(rng, style.defend), { stance: f.stance ?? f.slot.task });
-  if (f.mode === 'concede') return fill(pick(rng, style.concede), { fact: endSentence(lowerFirst(f.slot.task)) });
-  return endSentence(lowerFirst(f.slot.task));
-}
-
-/** The offline answer: the persona's stock opener and closer around each retrieved fact, seeded. */
-export function templatedAnswer(facts: readonly AnswerFact[], style: AnswerStyle, rng: Rng): string {
-  if (facts.length === 0) return pick(rng, style.nonAnswer);
-  const opener = pick(rng, style.openers);
-  const lines = facts.map((f) => factLine(f, style, rng));
-  const body = lines.map((l, i) => (i === 0 ? l : `${style.factJoin}${lowerFirst(l)}`)).join('');
-  // After a full stop (or no opener) the fact starts a sentence; after "so," or "Just:" it runs on.
-  const startsSentence = opener === '' || /[.!?]\s*$/.test(opener) || facts[0]!.mode !== 'state';
-  const first = `${opener}${startsSentence ? capitalise(body) : body}`;
-  return `${first}${pick(rng, style.closers)}`.trim();
-}
-
-/** Everything the templates can say, so containment does not mistake a stock phrase for a leak. */
-export function styleText(style: AnswerStyle): string {
-  return [...style.openers, ...style.closers, style.factJoin, ...style.nonAnswer, ...style.refusal, ...style.defend, ...style.concede].join(' ');
-}
-
-function factsBlock(facts: readonly AnswerFact[]): string {
-  if (facts.length === 0) return '(none: you have no specific wish about what was asked; say so briefly, in character)';
-  return facts
-    .map((f) => {
-      if (f.mode === 'defend') return `- Stand by what you wrote, briefly and without giving in: "${f.stance}"`;
-      if (f.mode === 'concede') return `- Admit you got this wrong before; the true requirement is: ${f.slot.task} (${f.slot.expectedResult})`;
-      return `- ${f.slot.task} (${f.slot.expectedResult})`;
-    })
-    .join('\n');
-}
-
-export function answerMessages(def: PersonaDefinition, instruction: string, facts: readonly AnswerFact[], question: string): ChatMessage[] {
+export function answerMessages(persona: Persona, instruction: string, facts: readonly SpokenFact[], history: readonly { question: string; answer: string }[], question: string): ChatMessage[] {
+  const def = personaDefinition(persona);
   const system = prompt('answer', {
     name: def.name,
-    style: def.answerStyle.description,
+    rule: personaRule(persona, 'voice'),
     max_words: String(def.answerStyle.maxWords),
     instruction,
-    facts: factsBlock(facts),
+    facts: facts.length > 0 ? facts.map(factLine).join('\n') : '- (nothing: say briefly, in character, that you have no particular wish)',
   });
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: question },
-  ];
+  const convo: ChatMessage[] = [{ role: 'system', content: system }];
+  for (const h of history) convo.push({ role: 'user', content: h.question }, { role: 'assistant', content: h.answer });
+  convo.push({ role: 'user', content: question });
+  return convo;
 }
 
-/** One LLM answer; `previous` carries earlier leaky replies so the model knows what to leave out. */
+/** Why a reply was thrown away, told to the model so the next one avoids it. */
+export type Rejection = { answer: string; reason: 'leak'; terms: string[] } | { answer: string; reason: 'quote' };
+
+/** One model answer; `previous` carries rejected replies and why, so the model knows what to change. */
 export async function llmAnswer(
   client: ModelClient,
   messages: ChatMessage[],
-  previous: Array<{ answer: string; terms: string[] }>,
+  previous: readonly Rejection[],
 ): Promise<{ text: string; usage: { prompt: number; completion: number } }> {
   const convo: ChatMessage[] = [...messages];
   for (const p of previous) {
@@ -85,11 +57,19 @@ export async function llmAnswer(
       {
         role: 'user',
         content:
-          `That reply revealed requirements that were not asked about (${p.terms.join(', ')}). ` +
-          'Answer the same question again using only the facts you were given, and nothing about those.',
+          p.reason === 'leak'
+            ? `That reply revealed requirements that were not asked about (${p.terms.join(', ')}). Answer the same question again using only the facts you were given, and nothing about those.`
+            : 'That reply reads like a copied specification. Answer the same question again in your own words, the way you talk.',
       },
     );
   }
   const r = await client.chat(convo);
   return { text: (r.content ?? '').trim(), usage: r.usage };
+}
+
+/** Everything the offline templates can say, so containment does not mistake a stock phrase for a leak. */
+export function stockText(persona: Persona): string {
+  const s = personaDefinition(persona).answerStyle;
+  const operator = JSON.stringify(personaDefinition(persona).operator);
+  return [...s.openers, ...s.closers, s.factJoin, ...s.nonAnswer, ...s.refusal, ...s.defend, ...s.concede, ...s.onlyAsked, operator].join(' ');
 }

@@ -21,6 +21,8 @@ const StyleSchema = z
     refusal: z.array(z.string().min(1)).min(1),
     defend: z.array(z.string().includes('{stance}')).min(1),
     concede: z.array(z.string().includes('{fact}')).min(1),
+    /** Asked whether something the user never mentioned should be there: it wants only what it asked for. */
+    onlyAsked: z.array(z.string().min(1)).min(1),
   })
   .strict();
 export type AnswerStyle = z.infer<typeof StyleSchema>;

@@ -1,9 +1,10 @@
 import { degradedSlotIds, type Case, type Persona, type Slot } from '../slots/schema.js';
-import { styleText } from './answer.js';
+import { stockText } from './answer.js';
 import { lexicalLeaks } from './containment.js';
-import { personaDefinition } from './definitions.js';
 import { concreteFacts, slotText } from './text.js';
+import { longestOracleRun, MAX_ORACLE_RUN, oracleText } from './statements.js';
 import type { SimulatedUser } from './types.js';
+import { VOICES } from './voices.js';
 
 /**
  * A fixed battery of questions per case measures the simulated user itself: does it answer what is asked
@@ -57,6 +58,8 @@ export interface PersonaLeakStats {
   errors: number;
   /** Answers that were regenerated at least once because containment caught a leak. */
   regenerated: number;
+  /** Share of answers repeating more than seven consecutive words of the oracle text (task / expected_result). */
+  oracleQuoteRate: number;
 }
 
 export interface LeakTestReport {
@@ -67,19 +70,21 @@ export interface LeakTestReport {
 }
 
 export async function runLeakTest(cases: readonly Case[], userFor: (c: Case) => SimulatedUser): Promise<LeakTestReport> {
-  const acc = new Map<Persona, { q: number; leak: number; hit: number; refused: number; words: number; errors: number; regen: number }>();
+  const acc = new Map<Persona, { q: number; leak: number; hit: number; refused: number; words: number; errors: number; regen: number; quotes: number }>();
   const leaks: LeakTestReport['leaks'] = [];
   for (const c of cases) {
     const user = userFor(c);
     const degraded = new Set(degradedSlotIds(c) ?? []);
-    const a = acc.get(c.persona) ?? { q: 0, leak: 0, hit: 0, refused: 0, words: 0, errors: 0, regen: 0 };
-    const allowedText = styleText(personaDefinition(c.persona).answerStyle);
+    const a = acc.get(c.persona) ?? { q: 0, leak: 0, hit: 0, refused: 0, words: 0, errors: 0, regen: 0, quotes: 0 };
+    const allowedText = `${stockText(c.persona)} ${VOICES[c.persona].stock ?? ''}`;
+    const oracle = oracleText(c.slots);
     for (const b of leakBattery(c)) {
       const t = await user.answer(b.question);
       a.q += 1;
       if (t.refused) a.refused += 1;
       if (t.error) a.errors += 1;
       if (t.retries > 0) a.regen += 1;
+      if (longestOracleRun(t.answer, oracle) > MAX_ORACLE_RUN) a.quotes += 1;
       if (t.retrievedSlotIds.some((id) => degraded.has(id))) a.hit += 1;
       a.words += t.answer.split(/\s+/).filter(Boolean).length;
       const found = lexicalLeaks(t.answer, {
@@ -107,6 +112,7 @@ export async function runLeakTest(cases: readonly Case[], userFor: (c: Case) => 
       meanAnswerLength: a.q === 0 ? 0 : Math.round((a.words / a.q) * 10) / 10,
       errors: a.errors,
       regenerated: a.regen,
+      oracleQuoteRate: ratio(a.quotes, a.q),
     };
   }
   return { cases: cases.length, byPersona, leaks };

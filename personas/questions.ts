@@ -29,3 +29,21 @@ const CONFLICT_PATTERNS: readonly RegExp[] = [
 export function pointsOutConflict(question: string): boolean {
   return CONFLICT_PATTERNS.some((p) => p.test(question));
 }
+
+/**
+ * A question that names no topic but follows up on the last answer ("Are you sure?", "Really?", "Why that
+ * one?"): the user takes it to be about what was just discussed, as a person would.
+ */
+const FOLLOW_UP = /^\s*(are you (sure|certain)|really|why|what do you mean|is that (right|correct|final)|you sure|hmm|so|and|that|it|which one)\b/i;
+
+export function isFollowUp(question: string): boolean {
+  return FOLLOW_UP.test(question) || pointsOutConflict(question);
+}
+
+/** "Should it have a chat widget?": asks whether to add something; a user who never mentioned it says no. */
+const EXTRA = /\b(should|shall|do|would|can|could) (it|the (site|website|app|application|page)|we|you|i)( also)? (have|include|add|get|show|offer|need|want|like)\b|\b(do you|would you) (want|like|need)\b|\bany (extra|other|additional)\b/i;
+
+export function asksAboutExtra(question: string): boolean {
+  // "What else should it have?" is broad: it names nothing to say no to.
+  return EXTRA.test(question) && !/\b(else|anything|everything|what)\b/i.test(question);
+}

@@ -25,8 +25,17 @@ export interface UserTurn {
   source?: 'llm' | 'offline';
 }
 
+/**
+ * Which simulated user answers: `contained` (retrieval, persona voices, containment; the default) or
+ * `paper` (one prompt holding the gold instruction and the persona rules, as the paper's code does).
+ */
+export const USER_KINDS = ['contained', 'paper'] as const;
+export type UserKind = (typeof USER_KINDS)[number];
+
 /** The simulated user's contract: one question in, one in-persona answer out. */
 export interface SimulatedUser {
+  /** Absent on hand-made test users; the built-in users always say. */
+  readonly kind?: UserKind;
   answer(question: string): Promise<UserTurn>;
 }
 

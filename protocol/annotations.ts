@@ -67,6 +67,9 @@ export const EpisodeAnnotationSchema = z.object({
   questions: z.array(z.object({ retrieved: z.array(z.string()) })).default([]),
   /** Slots the persona left out, blurred or contradicted; null when the dataset does not say. */
   degraded: z.array(z.string()).nullable().default(null),
+  /** Which simulated user answered (IWB_USER), and where the degradation record came from. */
+  user: z.enum(['contained', 'paper']).optional(),
+  degradationSource: z.string().optional(),
   usage: z.array(UsageEntrySchema).default([]),
   intent: IntentAnnotationSchema.optional(),
   /** Model calls of the episode that failed in a way that changes what is measured (reporters/role-errors.ts). */

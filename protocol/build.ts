@@ -79,7 +79,7 @@ export interface EpisodeRecord {
 
 export function episodeAnnotation(
   t: EpisodeRecord,
-  extra: { agent: string; cached: boolean; degraded: string[] | null; usage: UsageEntry[]; roleErrors?: EpisodeAnnotation['roleErrors']; intent?: IntentAnnotation; runFolder?: string },
+  extra: { agent: string; cached: boolean; degraded: string[] | null; user?: 'contained' | 'paper'; degradationSource?: string; usage: UsageEntry[]; roleErrors?: EpisodeAnnotation['roleErrors']; intent?: IntentAnnotation; runFolder?: string },
 ): Annotation {
   const payload: EpisodeAnnotation = {
     agent: extra.agent,
@@ -95,6 +95,8 @@ export function episodeAnnotation(
     ...(t.error ? { error: t.error.slice(0, 2000) } : {}),
     questions: t.steps.filter((s) => s.action === 'clarify' && s.userTurn).map((s) => ({ retrieved: s.userTurn!.retrievedSlotIds })),
     degraded: extra.degraded,
+    ...(extra.user ? { user: extra.user } : {}),
+    ...(extra.degradationSource ? { degradationSource: extra.degradationSource } : {}),
     usage: extra.usage,
     roleErrors: extra.roleErrors ?? [],
     ...(extra.intent ? { intent: extra.intent } : {}),

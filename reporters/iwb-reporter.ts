@@ -5,7 +5,7 @@ import { formatMarkdown, formatText } from './format.js';
 import { renderSummary } from './html-summary.js';
 import { scoreCase, type SlotRecord } from './metrics.js';
 import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from '../protocol/annotations.js';
-import { buildReport } from './report.js';
+import { buildReport, episodeMeta } from './report.js';
 import { copyCasePages, datasetForPages, writeCasePages } from './case-viewer.js';
 import type { SlotExtras } from './case-view.js';
 import { partialReason, runHealth } from './run-health.js';
@@ -105,7 +105,7 @@ export default class IwbReporter implements Reporter {
     const sandbox = [...new Set(records.map((r) => r.episode?.sandbox).filter((s): s is string => Boolean(s)))].sort().join(', ') || 'unknown';
     const report = buildReport(
       records,
-      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, sandbox },
+      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, sandbox, ...episodeMeta(records) },
       { prices: this.prices },
     );
     const firstError = records.find((r) => r.status === 'errored')?.evidence;

@@ -47,6 +47,10 @@ export const ReportSchema = z.object({
     dataset: z.string(),
     agents: z.array(z.string()),
     playwrightStatus: z.string(),
+    /** Which simulated user answered (IWB_USER): contained or paper. */
+    user: z.string().optional(),
+    /** Where the degradation records behind CHR-degraded came from. */
+    degradation: z.string().optional(),
     /** The isolations the run's episodes used (sorted, joined with ", "), "unknown" when none said. */
     sandbox: z.string().optional(),
     bootstrap: z.object({ resamples: z.number(), seed: z.number(), level: z.number() }),

@@ -14,6 +14,18 @@ export interface RunMeta {
   agents: string[];
   playwrightStatus: string;
   sandbox?: string;
+  /** Which simulated user answered ("contained", "paper"; several joined by ", " in a mixed merge). */
+  user?: string;
+  /** Where the degradation records behind CHR-degraded came from. */
+  degradation?: string;
+}
+
+/** The run-wide facts the episodes carry: which user answered, where degradation records came from. */
+export function episodeMeta(records: readonly SlotRecord[]): Pick<RunMeta, 'user' | 'degradation'> {
+  const join = (values: Array<string | undefined>) => [...new Set(values.filter((v): v is string => Boolean(v)))].sort().join(', ');
+  const user = join(records.map((r) => r.episode?.user));
+  const degradation = join(records.map((r) => r.episode?.degradationSource));
+  return { ...(user ? { user } : {}), ...(degradation ? { degradation } : {}) };
 }
 
 export interface ReportOptions {

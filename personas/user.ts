@@ -1,0 +1,23 @@
+import type { ModelClient } from '../llm/client.js';
+import type { Case } from '../slots/schema.js';
+import { createPaperUser } from './paper-user.js';
+import { createSimulatedUser, type SimulatedUserDeps } from './simulated-user.js';
+import type { SimulatedUser, UserKind } from './types.js';
+
+/** The one place a run picks its simulated user. */
+export function createUser(kind: UserKind, c: Case, deps: SimulatedUserDeps = {}): SimulatedUser {
+  if (kind === 'paper') {
+    if (!deps.client) throw new Error(userModelMissing());
+    return createPaperUser(c, deps.client);
+  }
+  return createSimulatedUser(c, deps);
+}
+
+export function userModelMissing(): string {
+  return 'IWB_USER=paper needs a user model (the paper user is a single prompt): set IWB_USER_MODEL (and IWB_USER_BASE_URL / OPENAI_BASE_URL), or use IWB_USER=contained, which also runs offline';
+}
+
+/** Checked at start, so a run does not fail at its first question. */
+export function checkUserKind(kind: UserKind, client: ModelClient | undefined): void {
+  if (kind === 'paper' && !client) throw new Error(userModelMissing());
+}
