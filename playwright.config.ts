@@ -34,6 +34,8 @@ const allure: ReporterDescription[] =
  */
 export default defineConfig({
   testDir: './specs',
+  // Preflight of every model role the run uses (llm/preflight.ts): a role that cannot do its part stops the run here.
+  globalSetup: './fixtures/global-setup.ts',
   outputDir: 'test-results',
   fullyParallel: true,
   // Episodes and judges wait on browsers and models more than on the CPU: one worker per core.

@@ -9,7 +9,8 @@ import { LiveSite } from '../site/live-site.js';
 import { checkPage } from '../site/render.js';
 import type { SiteOptions, StartedSite } from '../site/site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
-import { publicCase, type Agent } from './types.js';
+import { AgentCrash, publicCase, type Agent } from './types.js';
+import { ModelError, SchemaError } from '../llm/errors.js';
 import { AUDIT_FAILURE_LIMITS, VerifyRunner } from './verify-step.js';
 import { getSandbox } from '../sandbox/sandbox.js';
 import { linesOfCode, Workspace } from './workspace.js';
@@ -28,13 +29,31 @@ export interface EpisodeInput {
   site?: SiteOptions;
   /** Failed verify audits in a row that end the episode; default by difficulty (AUDIT_FAILURE_LIMITS). */
   auditFailureLimit?: number;
+  /** The episode's whole budget (IWB_EPISODE_TIMEOUT); past it the episode ends as the agent's failure. */
+  budgetMs?: number;
+}
+
+/** The episode ran past its budget: the agent was too slow, and what it built is judged. */
+class EpisodeBudgetExceeded extends Error {
+  override name = 'EpisodeBudgetExceeded';
+}
+
+/**
+ * Whose failure ended the episode. The agent's own (its model overflowed, refused or was cut off; its
+ * process crashed or went silent; it ran past the budget) is a result: the site it left is judged. Only
+ * the infrastructure's (an endpoint down, a harness bug) makes the case errored and leaves it out of the rates.
+ */
+export function blameOf(e: unknown): 'agent' | 'infra' {
+  if (e instanceof AgentCrash || e instanceof EpisodeBudgetExceeded) return 'agent';
+  if ((e instanceof ModelError || e instanceof SchemaError) && e.role === 'agent') return 'agent';
+  return 'infra';
 }
 
 /**
  * The episode loop: the agent sees the degraded instruction, then one observation per action, until it
- * submits or the step cap is reached. Every action costs one step. An exception from the agent or the
- * infrastructure ends the episode as errored, with the message kept, so it is never mistaken for a
- * model that simply built the wrong site.
+ * submits, the step cap is reached or the budget runs out. Every action costs one step. A failure of the
+ * agent's own (blameOf) ends the episode as agent-failed and its site is judged; an infrastructure failure
+ * ends it as errored, with the message kept, so it is never mistaken for a model that built the wrong site.
  */
 export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   const { case: c, agent, browser, user, dir, stepCap } = input;
@@ -64,13 +83,24 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     files: () => ws.list(),
   });
 
-  let session;
-  try {
+  let session: Awaited<ReturnType<Agent['start']>> | undefined;
+  let over = false;
+  let budgetTimer: NodeJS.Timeout | undefined;
+  const budget = new Promise<never>((_, reject) => {
+    if (input.budgetMs === undefined) return;
+    budgetTimer = setTimeout(() => {
+      over = true;
+      reject(new EpisodeBudgetExceeded(`the episode ran past its budget of ${Math.round(input.budgetMs! / 1000)} s (IWB_EPISODE_TIMEOUT)`));
+    }, input.budgetMs);
+  });
+  budget.catch(() => undefined);
+  const loop = async (): Promise<void> => {
     session = await agent.start({ case: publicCase(c, stepCap), browser, workspace: ws.root, shotsDir: path.join(dir, 'shots') });
     let observation: Observation = { type: 'start', instruction: c.instruction, stepsLeft: stepCap };
-    for (let index = 0; index < stepCap; index++) {
+    for (let index = 0; index < stepCap && !over; index++) {
       const t0 = Date.now();
       const decision = await session.next(observation);
+      if (over) return;
       if (decision.usageSelfReported && decision.usage) tokensSelfReported = true;
       tokens.promptTokens += decision.usage?.promptTokens ?? 0;
       tokens.completionTokens += decision.usage?.completionTokens ?? 0;
@@ -125,10 +155,14 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
         break;
       }
     }
+  };
+  try {
+    await Promise.race([loop(), budget]);
   } catch (e) {
-    status = 'errored';
+    status = blameOf(e) === 'agent' ? 'agent-failed' : 'errored';
     error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
   } finally {
+    clearTimeout(budgetTimer);
     await session?.close?.().catch(() => undefined);
     const log = session?.stderr?.();
     if (log) await fs.writeFile(path.join(dir, 'agent-stderr.log'), log).catch(() => undefined);

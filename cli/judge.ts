@@ -7,6 +7,7 @@ import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge,
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
 import { createClients } from '../llm/client.js';
+import { describePreflight, preflight } from '../llm/preflight.js';
 import { readRoles } from '../llm/roles.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
@@ -34,7 +35,16 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   const cases = buildDataset('builtin', 'builtin', tasks).cases;
   const sites = await listCalibrationSites(tasks);
   const judges: CalibrationJudge[] = [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }];
-  const client = createClients(readRoles()).judge;
+  const roles = readRoles();
+  const client = createClients(roles).judge;
+  if (roles.judge) {
+    // A judge model that cannot be reached or cannot see images would only produce errored verdicts.
+    const check = await preflight(roles, { judge: { structured: true, tools: false, images: true } });
+    if (!check.ok) {
+      io.err(`iwb judge calibrate: the judge role cannot do its part, nothing was judged:\n${describePreflight(check)}`);
+      return 1;
+    }
+  }
   // The model is calibrated on every slot, probe or not: the point is to measure it, not to run a benchmark.
   if (client) judges.push({ key: client.model, judge: createLlmJudge({ client, cacheDir: path.join(settings.runDir, 'verdicts') }), slots: 'all' });
 
@@ -47,7 +57,9 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
     await browser.close();
   }
   io.out(flags.has('json') ? JSON.stringify(summary, null, 2) : describe(summary, sites.length, tasks.length, Boolean(client)));
-  return summary.probes.accuracy === 1 ? 0 : 1;
+  const erroredModel = Object.values(summary.judges).some((j) => j.errored > 0);
+  if (erroredModel) io.err('iwb judge calibrate: some judge-model verdicts errored; its figures are not a clean measurement');
+  return summary.probes.accuracy === 1 && !erroredModel ? 0 : 1;
 }
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
@@ -66,6 +78,9 @@ function row(label: string, a: AgreementWithCi): string {
 function describe(s: CalibrationSummary, sites: number, tasks: number, withModel: boolean): string {
   const lines = [
     `calibration: ${tasks} tasks, ${sites} sites (reference and variants); ${Math.round(s.bootstrap.level * 100)}% intervals: bootstrap over tasks, ${s.bootstrap.resamples} resamples`,
+    ...Object.entries(s.judges)
+      .filter(([, a]) => a.errored > 0)
+      .map(([m, a]) => `${m}: ${a.errored} of ${a.slots} verdicts errored (counted wrong above); accuracy over the ${a.slots - a.errored} judged: ${pct(a.accuracyJudged)}`),
   ];
   for (const [judge, st] of Object.entries(s.stats)) {
     lines.push(`${judge}`, row('all', st.overall));

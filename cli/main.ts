@@ -20,6 +20,11 @@ interface CommandEntry {
 
 const COMMANDS: Record<string, CommandEntry> = {
   dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json] | dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] | dataset split <dataset> | dataset schema', usesConfig: true },
+  doctor: {
+    run: async () => (await import('./doctor.js')).doctorCommand,
+    help: 'doctor [--json]   check every configured model role (reachable, key, model, tools, images, JSON mode)',
+    usesConfig: true,
+  },
   som: {
     run: async () => (await import('./som.js')).somCommand,
     help: 'som <url | file.html> [--json] [--out labelled.png] [--viewport WxH]',

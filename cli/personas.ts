@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ModelClient } from '../llm/client.js';
+import { describePreflight, preflight } from '../llm/preflight.js';
 import { readRoles, type Role } from '../llm/roles.js';
 import { UsageMeter } from '../llm/usage.js';
 import { runLeakTest, type LeakTestReport } from '../personas/leak-test.js';
@@ -37,6 +38,17 @@ function clientFor(role: Role, offline: boolean, env: NodeJS.ProcessEnv, meter: 
   return config ? new ModelClient(config, { meter }) : undefined;
 }
 
+/** Preflight of the role before any work: null when it can do its part (or is not used), else the message. */
+async function cannotRun(role: Role, client: ModelClient | undefined, env: NodeJS.ProcessEnv): Promise<string | null> {
+  if (!client) return null;
+  const roles = readRoles(env);
+  const report = await preflight(roles, { [role]: { structured: true, tools: false, images: false } });
+  return report.ok ? null : `the ${role} role cannot do its part, nothing was run:\n${describePreflight(report)}`;
+}
+
+/** Above this share of errored turns, the leak test's rates describe the errors, not the simulated user. */
+export const MAX_ERRORED_TURNS = 0.05;
+
 export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { positional, flags } = parseArgs(args, { string: ['seed', 'out'], boolean: ['offline', 'json'] });
   const [sub, source] = positional;
@@ -51,6 +63,11 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
     const dataset = await loadDataset(source);
     const operator = clientFor('operator', offline, env, meter);
     if (!operator && !offline) io.err('IWB_OPERATOR_MODEL is not set: degrading offline (seeded operators)');
+    const blocked = await cannotRun('operator', operator, env);
+    if (blocked) {
+      io.err(`iwb personas mutate: ${blocked}`);
+      return 1;
+    }
     const { records, errors } = await mutateDataset(dataset, { seed, ...(operator ? { operator } : {}) });
     const file = path.resolve(out);
     await fs.mkdir(path.dirname(file), { recursive: true });
@@ -64,6 +81,10 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
       `wrote ${records.length} records (${dataset.tasks.length} tasks) to ${file}` +
         (operator ? `; operator ${operator.model}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens` : `; offline, seed ${seed}`),
     );
+    if (errors.length) {
+      io.err(`iwb personas mutate: ${errors.length} operator call(s) failed; those records were degraded offline instead`);
+      return 1;
+    }
     return 0;
   }
 
@@ -73,8 +94,24 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
   const dataset = await loadDataset(source);
   await withDegradation(dataset, env, io);
   const client = clientFor('user', offline, env, meter);
+  const blocked = await cannotRun('user', client, env);
+  if (blocked) {
+    io.err(`iwb personas leak-test: ${blocked}`);
+    return 1;
+  }
   const report = await runLeakTest(dataset.cases, (c) => createSimulatedUser(c, { seed, ...(client ? { client } : {}) }));
-  io.out(flags.has('json') ? JSON.stringify({ dataset: dataset.name, mode: client ? 'llm' : 'offline', ...report }, null, 2) : describe(report, client ? 'llm' : 'offline'));
+  const turns = Object.values(report.byPersona).reduce((n, s) => n + s.questions, 0);
+  const errored = Object.values(report.byPersona).reduce((n, s) => n + s.errors, 0);
+  const measured = turns === 0 || errored / turns <= MAX_ERRORED_TURNS;
+  io.out(
+    flags.has('json')
+      ? JSON.stringify({ dataset: dataset.name, mode: client ? 'llm' : 'offline', ok: measured, erroredTurns: errored, turns, ...report }, null, 2)
+      : describe(report, client ? 'llm' : 'offline'),
+  );
+  if (!measured) {
+    io.err(`iwb personas leak-test: ${errored} of ${turns} turns errored (over ${MAX_ERRORED_TURNS * 100}%): these rates are not a measurement of the simulated user`);
+    return 1;
+  }
   return 0;
 }
 

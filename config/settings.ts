@@ -27,12 +27,24 @@ const VARIABLES = {
   agentEnv: declareEnv('IWB_AGENT_ENV', 'names of variables a command: agent gets (its own model key), comma-separated'),
   unsafeNoSandbox: declareEnv('IWB_UNSAFE_NO_SANDBOX', '1 runs untrusted processes unconfined when no sandbox is available'),
   split: declareEnv('IWB_SPLIT', 'dev, holdout or all: which side of the seeded 80/20 task split runs'),
+  episodeTimeoutMs: declareEnv('IWB_EPISODE_TIMEOUT', "an episode's whole budget (60m, 90s, 1h or ms), apart from Playwright's per-test timeout"),
   user: declareEnv('IWB_USER', 'the simulated user: contained (default) or paper (needs IWB_USER_MODEL)'),
   degradation: declareEnv('IWB_DEGRADATION', 'a degradation records file (iwb personas annotate --out) for a dataset that carries none'),
 } as const;
+/** Set by the run itself (fixtures/global-setup.ts) for its workers, never by a user. */
+export const RUN_ID_VARIABLE = declareEnv('IWB_RUN_ID', 'set by a Playwright run for its workers: a case\'s episode is attempted once per run');
 export const SETTINGS_VARIABLES: Readonly<Record<keyof typeof VARIABLES, string>> = VARIABLES;
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+/** "90m", "1h", "600s", "250ms" or bare milliseconds. */
+const Duration = z
+  .string()
+  .regex(/^\d+(\.\d+)?\s*(ms|s|m|h)?$/, 'must be a duration such as 60m, 90s, 1h or milliseconds')
+  .transform((v) => {
+    const [, n, unit] = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(v)!;
+    return Math.round(Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(unit ?? 'ms') as 'ms' | 's' | 'm' | 'h']);
+  });
 
 const SettingsSchema = z.object({
   dataset: z.string().default('builtin'),
@@ -50,6 +62,8 @@ const SettingsSchema = z.object({
   allureReport: z.string().default('allure-report'),
   /** Names of variables a `command:` agent gets (its own model key); nothing else of the environment. */
   agentEnv: z.string().default(''),
+  /** An episode's own budget, apart from Playwright's per-test timeout. */
+  episodeTimeoutMs: Duration.default(60 * 60_000),
   /** Run untrusted processes unconfined when no sandbox is available (sandbox/detect.ts says what that exposes). */
   unsafeNoSandbox: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   split: z.enum(['dev', 'holdout', 'all']).default('all'),

@@ -164,8 +164,12 @@ export interface JudgeCalibration {
 
 export interface CalibrationSummary {
   probes: { accuracy: number; slots: number };
-  /** The judge models' headline figures (point estimates), as before; `stats` has the intervals and breakdowns. */
-  judges: Record<string, { accuracy: number; precisionFail: number | null; recallFail: number | null; kappa: number | null }>;
+  /**
+   * The judge models' headline figures (point estimates; `stats` has the intervals and breakdowns). Errored
+   * verdicts count as wrong in `accuracy` and are counted apart, with the accuracy over the verdicts the model
+   * actually gave: "accuracy 0%" from a model that was down is not a measurement.
+   */
+  judges: Record<string, { accuracy: number; precisionFail: number | null; recallFail: number | null; kappa: number | null; slots: number; errored: number; accuracyJudged: number | null }>;
   /** Every judge, the probes included, with bootstrap intervals (resampling tasks) and breakdowns. */
   stats: Record<string, JudgeCalibration>;
   bootstrap: BootstrapOptions;
@@ -188,7 +192,8 @@ export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: s
   const judges: CalibrationSummary['judges'] = {};
   for (const k of modelKeys) {
     const a = stats[k]!.overall;
-    judges[k] = { accuracy: a.accuracy, precisionFail: a.precisionFail, recallFail: a.recallFail, kappa: a.kappa };
+    const judged = a.slots - a.errored;
+    judges[k] = { accuracy: a.accuracy, precisionFail: a.precisionFail, recallFail: a.recallFail, kappa: a.kappa, slots: a.slots, errored: a.errored, accuracyJudged: judged > 0 ? a.correct / judged : null };
   }
   const misjudged = rows.flatMap((r) =>
     Object.entries(r.got)

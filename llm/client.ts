@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import type {
   ChatCompletion,
@@ -10,7 +10,9 @@ import type {
 import { z } from 'zod';
 import { InfraError, ModelError, SchemaError } from './errors.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
-import type { Role, RoleConfig, RoleConfigs } from './roles.js';
+import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
+import { currentMode, endpointKey, isFormatRefusal, remember, schemaInstruction, stepDown, type ConcreteMode } from './structured-mode.js';
+import { readReply, splitReasoning } from './tolerant.js';
 import type { ChatMessage, ChatOptions, ChatResult, StructuredResult, ToolCall, ToolChoice } from './types.js';
 import { addUsage, NO_USAGE, UsageMeter, type PriceTable, type RoleUsage, type TokenUsage } from './usage.js';
 
@@ -60,6 +62,16 @@ function toSdkToolChoice(c: ToolChoice): ChatCompletionToolChoiceOption {
   return typeof c === 'string' ? c : { type: 'function', function: { name: c.name } };
 }
 
+/** A reply cut at the token limit is asked for again once, with this many times the limit. */
+const CUT_RETRY_FACTOR = 2;
+
+/** The reasoning a server returns beside the content (DeepSeek R1, vLLM's reasoning parsers, Ollama's think). */
+function reasoningField(message: unknown): string | undefined {
+  const m = message as { reasoning_content?: unknown; reasoning?: unknown };
+  const r = m.reasoning_content ?? m.reasoning;
+  return typeof r === 'string' && r.trim() !== '' ? r : undefined;
+}
+
 function usageOf(completion: ChatCompletion): TokenUsage {
   return { prompt: completion.usage?.prompt_tokens ?? 0, completion: completion.usage?.completion_tokens ?? 0 };
 }
@@ -72,6 +84,8 @@ export class ModelClient {
   private readonly policy: RetryPolicy;
   private readonly schemaRetries: number;
   private readonly meter: UsageMeter;
+  private readonly maxTokens: number;
+  private readonly endpoint: string;
 
   constructor(
     private readonly config: RoleConfig,
@@ -79,7 +93,9 @@ export class ModelClient {
   ) {
     this.role = config.role;
     this.model = config.model;
-    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+    this.policy = { ...DEFAULT_RETRY, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}), ...options.retry };
+    this.maxTokens = config.maxTokens ?? ROLE_DEFAULTS[config.role].maxTokens;
+    this.endpoint = endpointKey(config.baseURL, config.model);
     this.schemaRetries = options.schemaRetries ?? 2;
     this.meter = options.meter ?? new UsageMeter(options.prices);
     this.sdk = new OpenAI({
@@ -88,6 +104,29 @@ export class ModelClient {
       maxRetries: 0,
       timeout: this.policy.timeoutMs,
     });
+  }
+
+  /** Per HTTP attempt, after the role's IWB_<ROLE>_TIMEOUT_MS. */
+  get timeoutMs(): number {
+    return this.policy.timeoutMs;
+  }
+
+  get baseURL(): string | undefined {
+    return this.config.baseURL;
+  }
+
+  /** The structured-output mode the next structured call starts with (after any fallback so far). */
+  structuredMode(): ConcreteMode {
+    return currentMode(this.config.jsonMode ?? 'auto', this.endpoint);
+  }
+
+  /**
+   * The token limit field: api.openai.com wants max_completion_tokens (its reasoning models refuse
+   * max_tokens); DeepSeek, Ollama, llama.cpp and older vLLM know only max_tokens.
+   */
+  private limit(tokens: number): { max_tokens: number } | { max_completion_tokens: number } {
+    const hosted = this.config.baseURL === undefined || /api\.openai\.com/.test(this.config.baseURL);
+    return hosted ? { max_completion_tokens: tokens } : { max_tokens: tokens };
   }
 
   /** Tokens and calls this role used so far (shared with other roles when the meter is shared). */
@@ -122,25 +161,43 @@ export class ModelClient {
       type: 'function',
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
-    const { completion, attempts, latencyMs } = await this.complete({
-      messages: messages.map(toSdkMessage),
-      ...(tools?.length ? { tools } : {}),
-      ...(options.toolChoice && tools?.length ? { tool_choice: toSdkToolChoice(options.toolChoice) } : {}),
-      ...(options.maxTokens !== undefined ? { max_completion_tokens: options.maxTokens } : {}),
-      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-    });
+    const request = (maxTokens: number) =>
+      this.complete({
+        messages: messages.map(toSdkMessage),
+        ...(tools?.length ? { tools } : {}),
+        ...(options.toolChoice && tools?.length ? { tool_choice: toSdkToolChoice(options.toolChoice) } : {}),
+        ...this.limit(maxTokens),
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      });
+    const limit = options.maxTokens ?? this.maxTokens;
+    let { completion, attempts, latencyMs } = await request(limit);
+    let usage = usageOf(completion);
+    if (completion.choices[0]!.finish_reason === 'length') {
+      // Cut at the limit: once more with a higher one; a second cut is the caller's to report.
+      const again = await request(limit * CUT_RETRY_FACTOR);
+      completion = again.completion;
+      attempts += again.attempts;
+      latencyMs += again.latencyMs;
+      usage = addUsage(usage, usageOf(again.completion));
+    }
     const choice = completion.choices[0]!;
     const toolCalls: ToolCall[] = [];
     for (const t of choice.message.tool_calls ?? []) {
-      if (t.type === 'function') toolCalls.push({ id: t.id, name: t.function.name, arguments: t.function.arguments });
+      if (t.type !== 'function') continue;
+      // Some servers (older Ollama, some proxies) send the arguments as an object rather than JSON text.
+      const args: unknown = t.function.arguments;
+      toolCalls.push({ id: t.id, name: t.function.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) });
     }
+    const split = choice.message.content == null ? { text: null } : splitReasoning(choice.message.content);
+    const reasoning = [reasoningField(choice.message), 'reasoning' in split ? split.reasoning : undefined].filter(Boolean).join('\n\n');
     return {
-      content: choice.message.content ?? null,
+      content: split.text,
       toolCalls,
       finishReason: choice.finish_reason ?? 'unknown',
-      usage: usageOf(completion),
+      usage,
       attempts,
       latencyMs,
+      ...(reasoning ? { reasoning } : {}),
     };
   }
 
@@ -158,19 +215,35 @@ export class ModelClient {
     options: Pick<ChatOptions, 'maxTokens' | 'temperature'> = {},
   ): Promise<StructuredResult<z.output<S>>> {
     const format = zodResponseFormat(schema, name);
+    const jsonSchema = format.json_schema.schema;
     const convo = messages.map(toSdkMessage);
+    const configured = this.config.jsonMode ?? 'auto';
+    let mode = this.structuredMode();
     let usage: TokenUsage = { ...NO_USAGE };
     let attempts = 0;
     let issues = '';
     let lastContent: string | null = null;
-    for (let round = 0; round <= this.schemaRetries; round++) {
-      const { completion, attempts: http } = await this.complete({
-        messages: convo,
-        response_format: format,
-        ...(options.maxTokens !== undefined ? { max_completion_tokens: options.maxTokens } : {}),
-        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-      });
-      attempts += http;
+    let limit = options.maxTokens ?? this.maxTokens;
+    let raisedLimit = false;
+    for (let round = 0; round <= this.schemaRetries; ) {
+      let completion: ChatCompletion;
+      try {
+        const r = await this.complete({
+          messages: withSchema(convo, mode, name, jsonSchema),
+          ...(mode === 'json_schema' ? { response_format: format } : mode === 'json_object' ? { response_format: { type: 'json_object' as const } } : {}),
+          ...this.limit(limit),
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        });
+        completion = r.completion;
+        attempts += r.attempts;
+      } catch (e) {
+        const status = e instanceof ModelError && e.cause instanceof APIError ? e.cause.status : undefined;
+        const next = e instanceof ModelError && isFormatRefusal(status, e.message) ? stepDown(configured, this.endpoint, mode) : undefined;
+        if (!next) throw e;
+        mode = next;
+        continue;
+      }
+      if (configured === 'auto') remember(this.endpoint, mode);
       usage = addUsage(usage, usageOf(completion));
       const choice = completion.choices[0]!;
       if (choice.message.refusal) throw new ModelError(this.role, `refused: ${choice.message.refusal}`, 'refusal');
@@ -178,9 +251,19 @@ export class ModelClient {
         throw new ModelError(this.role, 'reply stopped by the content filter', 'content-filter');
       }
       lastContent = choice.message.content ?? null;
-      const checked = validate(schema, lastContent, choice.finish_reason);
-      if (checked.ok) return { ok: true, value: checked.value, usage, attempts, raw: lastContent ?? '' };
+      const read = readReply(lastContent ?? '', reasoningField(choice.message));
+      const checked = validate(schema, read.json, choice.finish_reason);
+      if (checked.ok) {
+        return { ok: true, value: checked.value, usage, attempts, raw: lastContent ?? '', mode, ...(read.reasoning ? { reasoning: read.reasoning } : {}) };
+      }
       issues = checked.issues;
+      if (choice.finish_reason === 'length' && !raisedLimit) {
+        // Cut at the limit: the same request once more with room to finish, not a schema round.
+        raisedLimit = true;
+        limit *= CUT_RETRY_FACTOR;
+        continue;
+      }
+      round++;
       convo.push(
         { role: 'assistant', content: lastContent ?? '' },
         {
@@ -193,6 +276,16 @@ export class ModelClient {
     }
     return { ok: false, error: new SchemaError(this.role, name, this.schemaRetries + 1, issues, lastContent), usage, attempts };
   }
+}
+
+/** In json_object and prompt modes the schema travels in the system prompt. */
+function withSchema(convo: ChatCompletionMessageParam[], mode: ConcreteMode, name: string, schema: unknown): ChatCompletionMessageParam[] {
+  if (mode === 'json_schema') return convo;
+  const note = schemaInstruction(name, schema);
+  const [first, ...rest] = convo;
+  // Appended to the first system message: some chat templates (llama.cpp, Qwen) reject a system message later on.
+  if (first?.role === 'system' && typeof first.content === 'string') return [{ role: 'system', content: `${first.content}\n\n${note}` }, ...rest];
+  return [{ role: 'system', content: note }, ...convo];
 }
 
 function validate<S extends z.ZodType>(

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { refusal, shape, type Quirks } from './fake-quirks.js';
 
 /**
  * A real HTTP server that speaks just enough of the OpenAI chat API for the real SDK to talk to it, so
@@ -80,6 +81,8 @@ export interface FakeServer {
   pending(): number;
   /** Forget queued replies, the handler and the recorded requests: one server can serve many tests. */
   reset(): void;
+  /** Behave like a real provider (see llm/fake-quirks.ts); replaces earlier quirks, kept across reset(). */
+  quirks(q: Quirks): void;
   close(): Promise<void>;
 }
 
@@ -114,6 +117,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   let handler: FakeHandler | undefined;
+  let quirks: Quirks = {};
   const timers = new Set<NodeJS.Timeout>();
   let served = 0;
 
@@ -140,7 +144,8 @@ export async function startFakeServer(): Promise<FakeServer> {
       void (async () => {
         const path = (req.url ?? '/').split('?')[0]!;
         if (req.method === 'GET' && path === '/v1/models') {
-          send(res, 200, JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] }));
+          const ids = quirks.models ?? ['fake-model'];
+          send(res, 200, JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
           return;
         }
         if (req.method !== 'POST' || path !== '/v1/chat/completions') {
@@ -157,6 +162,13 @@ export async function startFakeServer(): Promise<FakeServer> {
         const recorded: RecordedRequest = { method: req.method, path, headers: req.headers, body };
         requests.push(recorded);
         const index = served++;
+        // Provider quirks: a refusal comes before any scripted reply is used up.
+        const refused = refusal(quirks, body, req.headers.authorization);
+        if (quirks.delayMs) await wait(quirks.delayMs);
+        if (refused) {
+          send(res, refused.status, JSON.stringify({ error: { message: refused.message, type: 'invalid_request_error' } }));
+          return;
+        }
         let next: FakeReply | undefined;
         try {
           next = queue.shift() ?? (handler ? await handler(recorded, index) : undefined);
@@ -178,7 +190,7 @@ export async function startFakeServer(): Promise<FakeServer> {
         } else if (next.kind === 'malformed') {
           send(res, 200, '{"id": "chatcmpl-broken", "choices": [');
         } else {
-          send(res, 200, JSON.stringify(completionBody(next, body.model ?? 'fake-model', index)));
+          send(res, 200, JSON.stringify(shape(quirks, completionBody(next, body.model ?? 'fake-model', index) as Record<string, unknown>)));
         }
       })();
     });
@@ -197,6 +209,9 @@ export async function startFakeServer(): Promise<FakeServer> {
       }
     },
     pending: () => queue.length,
+    quirks(q) {
+      quirks = { ...q };
+    },
     reset() {
       queue.length = 0;
       handler = undefined;
@@ -220,9 +235,16 @@ export function lastUserText(req: RecordedRequest): string {
   return (last.content ?? []).map((p) => p.text ?? '').join('\n');
 }
 
-/** The json_schema name of a structured request, or undefined for a plain chat request. */
+/**
+ * The schema name of a structured request, or undefined for a plain chat request: from response_format
+ * (json_schema mode) or from the schema instruction in the system prompt (json_object and prompt modes).
+ */
 export function schemaName(req: RecordedRequest): string | undefined {
-  return req.body.response_format?.json_schema?.name;
+  const named = req.body.response_format?.json_schema?.name;
+  if (named) return named;
+  const system = req.body.messages.find((m) => m.role === 'system');
+  const text = typeof system?.content === 'string' ? system.content : '';
+  return /match this JSON Schema \("([^"]+)"\)/.exec(text)?.[1];
 }
 
 /** Short name for tests: `const fake = await start()`. */

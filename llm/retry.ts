@@ -20,6 +20,7 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDel
 
 interface Classified {
   retryable: boolean;
+  timeout?: boolean;
   message: string;
   status?: number;
   retryAfterMs?: number;
@@ -35,7 +36,7 @@ function retryAfter(headers: Headers | undefined): number | undefined {
 
 function classify(e: unknown, timeoutMs: number): Classified | LlmError {
   if (e instanceof LlmError) return e;
-  if (e instanceof APIConnectionTimeoutError) return { retryable: true, message: `timed out after ${timeoutMs} ms` };
+  if (e instanceof APIConnectionTimeoutError) return { retryable: true, timeout: true, message: `timed out after ${timeoutMs} ms` };
   if (e instanceof APIConnectionError) {
     const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
     return { retryable: true, message: `connection failed${cause}` };
@@ -45,7 +46,8 @@ function classify(e: unknown, timeoutMs: number): Classified | LlmError {
     const headers = e.headers instanceof Headers ? e.headers : undefined;
     const after = retryAfter(headers);
     const base: Classified = {
-      retryable: s === 408 || s === 409 || s === 429 || s >= 500,
+      // llama.cpp's server answers an image sent to a text-only model with 500: permanent, not transient.
+      retryable: (s === 408 || s === 409 || s === 429 || s >= 500) && !CAPABILITY_REFUSAL.test(e.message),
       message: `HTTP ${s}: ${e.message}`,
       status: s,
       ...(after !== undefined ? { retryAfterMs: after } : {}),
@@ -57,6 +59,12 @@ function classify(e: unknown, timeoutMs: number): Classified | LlmError {
   return { retryable: false, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
 }
 
+/** A server saying it cannot do what was asked (images, tools), whatever status it picked for it. */
+export const CAPABILITY_REFUSAL = /image input is not supported|does not support (image|vision|multimodal|tools?)|image_url.*not supported|multimodal.*not supported/i;
+
+/** A request that timed out is sent unchanged at most once more: a server that took the whole limit twice will again. */
+const MAX_TIMEOUTS = 2;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Runs `attempt` until it succeeds or the policy gives up; every failure that escapes is an LlmError. */
@@ -66,6 +74,7 @@ export async function withRetries<T>(
   attempt: () => Promise<T>,
 ): Promise<{ value: T; attempts: number }> {
   let attempts = 0;
+  let timeouts = 0;
   for (;;) {
     attempts += 1;
     try {
@@ -75,7 +84,8 @@ export async function withRetries<T>(
       if (c instanceof LlmError) throw c;
       // 400 / 422 mean the endpoint read our request and refused it: usually context length, a model matter.
       if (c.status === 400 || c.status === 422) throw new ModelError(role, c.message, 'bad-request', { cause: e });
-      if (!c.retryable || attempts > policy.retries) {
+      if (c.timeout) timeouts += 1;
+      if (!c.retryable || attempts > policy.retries || timeouts >= MAX_TIMEOUTS) {
         const why = c.retryable ? `gave up after ${attempts} attempt(s), last: ${c.message}` : c.message;
         throw new InfraError(role, why, attempts, c.status, { cause: e });
       }

@@ -20,7 +20,28 @@ export interface RoleConfig {
   apiKey: string;
   temperature?: number;
   seed?: number;
+  /** How structured replies are asked for; `auto` finds out (see llm/structured-mode.ts). */
+  jsonMode?: JsonMode;
+  /** Per HTTP attempt; a whole-site implement on a slow local server needs minutes. */
+  timeoutMs?: number;
+  /** Sent as max_tokens on every request: without one, some servers generate until the context is full. */
+  maxTokens?: number;
 }
+
+export const JSON_MODES = ['auto', 'json_schema', 'json_object', 'prompt'] as const;
+export type JsonMode = (typeof JSON_MODES)[number];
+
+/**
+ * Per-role defaults: a whole site in one implement needs far more tokens (and time) than a verdict or a
+ * one-sentence answer. Measured replies: verdict JSON < 600 tokens, user answers < 200, sites 2-12k.
+ */
+export const ROLE_DEFAULTS: Record<Role, { timeoutMs: number; maxTokens: number }> = {
+  agent: { timeoutMs: 300_000, maxTokens: 16_384 },
+  user: { timeoutMs: 120_000, maxTokens: 1_024 },
+  judge: { timeoutMs: 180_000, maxTokens: 2_048 },
+  copilot: { timeoutMs: 180_000, maxTokens: 2_048 },
+  operator: { timeoutMs: 180_000, maxTokens: 4_096 },
+};
 
 export type RoleConfigs = Partial<Record<Role, RoleConfig>>;
 
@@ -30,6 +51,9 @@ const RoleSchema = z.object({
   apiKey: z.string().optional(),
   temperature: z.coerce.number().min(0).max(2).optional(),
   seed: z.coerce.number().int().optional(),
+  jsonMode: z.enum(JSON_MODES, { message: `must be one of ${JSON_MODES.join(', ')}` }).optional(),
+  timeoutMs: z.coerce.number().int().positive().optional(),
+  maxTokens: z.coerce.number().int().positive().optional(),
 });
 type RoleField = keyof z.infer<typeof RoleSchema>;
 
@@ -40,6 +64,9 @@ const SUFFIX: Record<RoleField, string> = {
   apiKey: 'API_KEY',
   temperature: 'TEMPERATURE',
   seed: 'SEED',
+  jsonMode: 'JSON_MODE',
+  timeoutMs: 'TIMEOUT_MS',
+  maxTokens: 'MAX_TOKENS',
 };
 for (const suffix of Object.values(SUFFIX)) declareEnv(`IWB_<ROLE>_${suffix}`, `per-role ${suffix.toLowerCase().replace('_', ' ')}`);
 
@@ -75,6 +102,9 @@ export function readRoles(env: NodeJS.ProcessEnv = process.env): RoleConfigs {
     pick('apiKey', 'OPENAI_API_KEY');
     pick('temperature');
     pick('seed');
+    pick('jsonMode');
+    pick('timeoutMs');
+    pick('maxTokens');
 
     const parsed = RoleSchema.safeParse(raw);
     if (!parsed.success) {
@@ -99,6 +129,9 @@ export function readRoles(env: NodeJS.ProcessEnv = process.env): RoleConfigs {
       ...(v.baseURL !== undefined ? { baseURL: v.baseURL } : {}),
       ...(v.temperature !== undefined ? { temperature: v.temperature } : {}),
       ...(v.seed !== undefined ? { seed: v.seed } : {}),
+      jsonMode: v.jsonMode ?? 'auto',
+      timeoutMs: v.timeoutMs ?? ROLE_DEFAULTS[role].timeoutMs,
+      maxTokens: v.maxTokens ?? ROLE_DEFAULTS[role].maxTokens,
     };
   }
   return out;

@@ -47,8 +47,10 @@ export interface ChatResult {
   /** HTTP attempts this call took, including the successful one. */
   attempts: number;
   latencyMs: number;
+  /** A reasoning model's thinking (a leading think block or the server's reasoning_content), set aside from `content`. */
+  reasoning?: string;
 }
 
 export type StructuredResult<T> =
-  | { ok: true; value: T; usage: TokenUsage; attempts: number; raw: string }
+  | { ok: true; value: T; usage: TokenUsage; attempts: number; raw: string; mode: 'json_schema' | 'json_object' | 'prompt'; reasoning?: string }
   | { ok: false; error: SchemaError; usage: TokenUsage; attempts: number };

@@ -76,6 +76,8 @@ export const EpisodeAnnotationSchema = z.object({
   degradationSource: z.string().optional(),
   usage: z.array(UsageEntrySchema).default([]),
   intent: IntentAnnotationSchema.optional(),
+  /** Model calls of the episode that failed in a way that changes what is measured (reporters/role-errors.ts). */
+  roleErrors: z.array(z.object({ role: z.enum(['user', 'judge', 'agent', 'copilot']), message: z.string() })).default([]),
   /** The episode's folder (trajectory.json, shots/, final.png) on the machine that ran it, for the case viewer. */
   runFolder: z.string().optional(),
   /** How the episode's untrusted processes were isolated (bwrap, user, none, refused). */

@@ -82,7 +82,7 @@ export interface EpisodeRecord {
 
 export function episodeAnnotation(
   t: EpisodeRecord,
-  extra: { agent: string; cached: boolean; degraded: string[] | null; user?: 'contained' | 'paper'; degradationSource?: string; usage: UsageEntry[]; intent?: IntentAnnotation; runFolder?: string },
+  extra: { agent: string; cached: boolean; degraded: string[] | null; user?: 'contained' | 'paper'; degradationSource?: string; usage: UsageEntry[]; roleErrors?: EpisodeAnnotation['roleErrors']; intent?: IntentAnnotation; runFolder?: string },
 ): Annotation {
   const payload: EpisodeAnnotation = {
     agent: extra.agent,
@@ -101,6 +101,7 @@ export function episodeAnnotation(
     ...(extra.user ? { user: extra.user } : {}),
     ...(extra.degradationSource ? { degradationSource: extra.degradationSource } : {}),
     usage: extra.usage,
+    roleErrors: extra.roleErrors ?? [],
     ...(extra.intent ? { intent: extra.intent } : {}),
     ...(extra.runFolder ? { runFolder: extra.runFolder } : {}),
     ...(t.sandbox ? { sandbox: t.sandbox } : {}),

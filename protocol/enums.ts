@@ -31,7 +31,7 @@ export const isJudged = (s: { status: SlotStatus | string }): boolean => s.statu
  * How an episode ended: the agent submitted, ran out of steps, failed its verify audits too many times in a
  * row (6 / 8 / 10 by difficulty, as the paper's harness stops it), or the harness could not finish it.
  */
-export const EPISODE_STATUSES = ['submitted', 'step-cap', 'verification-deadlock', 'errored'] as const;
+export const EPISODE_STATUSES = ['submitted', 'step-cap', 'verification-deadlock', 'agent-failed', 'errored'] as const;
 export const EpisodeStatusSchema = z.enum(EPISODE_STATUSES);
 export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
 

@@ -1,6 +1,7 @@
 import { breakdownMarkdown } from './format-breakdowns.js';
 import { columnTitle, METRIC, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate, Report } from './report-schema.js';
+import { describeRoleErrors } from './role-errors.js';
 
 /** A metric as the tables print it: shares in percent, the rest as its row says; — when undefined. */
 export function fmt(a: Aggregate, k: MetricKey, withCi = false): string {
@@ -35,10 +36,21 @@ export function formatText(r: Report): string {
     `InteractWeb-Bench: ${r.overall.cases} cases, agent ${r.meta.agents.join(', ') || 'unknown'}, dataset ${r.meta.dataset}`,
     line(table[0]!),
     ...table.slice(1).map(line),
-    `TCR ${fmt(r.overall, 'tcr')}% (95% CI ${tcrCi ? `${(tcrCi[0] * 100).toFixed(1)}-${(tcrCi[1] * 100).toFixed(1)}` : '—'}); blind executions ${r.overall.blindCases}/${r.overall.cases}; ${usageLine(r.overall)}`,
+    `TCR ${fmt(r.overall, 'tcr')}% (95% CI ${tcrCi ? `${(tcrCi[0] * 100).toFixed(1)}-${(tcrCi[1] * 100).toFixed(1)}` : '—'}; ${erroredNote(r.overall)}); blind executions ${r.overall.blindCases}/${r.overall.cases}; ${usageLine(r.overall)}`,
     ...(r.injectionFlaggedCases.length ? [`pages that addressed the judge (check by hand): ${r.injectionFlaggedCases.join(', ')}`] : []),
+    ...roleErrorLines(r),
     `episodes: ${r.episodes.ranThisRun} run now, ${r.episodes.fromCache} from cache; ${Object.entries(r.episodes.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ].join('\n');
+}
+
+/** Errored cases beside every headline figure: they are left out of the rates, never silently. */
+function erroredNote(a: Aggregate): string {
+  return `${a.erroredCases} errored case(s) and ${a.erroredSlots} errored slot(s) left out`;
+}
+
+function roleErrorLines(r: Report): string[] {
+  const lines = describeRoleErrors(r.roleErrors);
+  return lines.length ? ['WARNING: some figures rest on failed model calls (report.json roleErrors):', ...lines.map((l) => `  ${l}`)] : [];
 }
 
 function usageLine(a: Aggregate): string {
@@ -62,6 +74,9 @@ export function formatMarkdown(r: Report): string {
     '# InteractWeb-Bench report',
     '',
     `Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}${r.meta.user ? `, simulated user \`${r.meta.user}\`` : ''}, ${r.overall.cases} cases, started ${r.meta.startedAt}${r.meta.sandbox ? `, untrusted processes isolated by: ${r.meta.sandbox}` : ''}. Intervals: ${Math.round(r.meta.bootstrap.level * 100)}% percentile bootstrap over cases, ${r.meta.bootstrap.resamples} resamples, seed ${r.meta.bootstrap.seed}.`,
+    '',
+    `Errored (left out of every rate): ${erroredNote(r.overall)}.`,
+    ...(describeRoleErrors(r.roleErrors).length ? ['', '**Some figures rest on failed model calls:**', '', ...describeRoleErrors(r.roleErrors).map((l) => `- ${l}`)] : []),
     '',
     '## TCR and HR by persona',
     '',

@@ -15,6 +15,10 @@ export interface SlotRecord extends SlotAnnotation {
   episode?: EpisodeAnnotation;
   /** Tokens the judge model spent on this verdict. */
   judgeUsage?: UsageEntry;
+  /** The judge that gave the verdict (probe, llm-som:<model>, harness). */
+  judge?: string;
+  /** The verdict came from the cache or another slot's session: its error, if any, is counted where it happened. */
+  cachedVerdict?: boolean;
 }
 
 const judged = isJudged;

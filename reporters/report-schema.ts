@@ -91,6 +91,8 @@ export const ReportSchema = z.object({
   injectionFlaggedCases: z.array(z.string()),
   /** Optional so reports written before it still read back. */
   breakdowns: BreakdownsSchema.optional(),
+  /** Failed model calls per role that change what is measured (reporters/role-errors.ts); absent in older reports. */
+  roleErrors: z.record(z.string(), z.object({ count: z.number(), messages: z.array(z.string()), affects: z.string() })).default({}),
   cases: z.array(CaseResultSchema),
 });
 export type Report = z.infer<typeof ReportSchema>;

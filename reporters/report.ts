@@ -1,6 +1,7 @@
 import type { PriceTable } from '../llm/usage.js';
 import { aggregate, groupBy } from './aggregate.js';
 import { breakdowns } from './breakdowns.js';
+import { roleErrors } from './role-errors.js';
 import { caseResults, type CaseResult, type SlotRecord } from './metrics.js';
 import type { Report, Weighting } from './report-schema.js';
 import { DEFAULT_BOOTSTRAP, kendallTauB, passHatK, type BootstrapOptions } from './stats.js';
@@ -67,6 +68,7 @@ export function buildReport(records: readonly SlotRecord[], meta: RunMeta, opts:
     },
     injectionFlaggedCases: [...new Set(cases.filter((c) => c.injectionFlagged).map((c) => c.id))],
     breakdowns: breakdowns(sorted, cases, agg),
+    roleErrors: roleErrors(sorted),
     cases,
   };
 }

@@ -51,20 +51,20 @@ describe('the command adapter', () => {
     }
   });
 
-  test('a crashing agent ends the episode as errored, with its stderr kept', async () => {
+  test("a crashing agent ends the episode as the agent's failure (its site is judged), with its stderr kept", async () => {
     const agent = command.create(inline("process.stdin.once('data', () => { console.error('kaboom: no model key'); process.exit(7); })"), deps());
     const { t } = await episode(agent, browser);
-    assert.equal(t.status, 'errored');
+    assert.equal(t.status, 'agent-failed');
     assert.match(t.error ?? '', /AgentCrash: the agent program exited \(7\) without answering/);
     assert.match(t.error ?? '', /stderr:\nkaboom: no model key/);
   });
 
-  test('a silent agent times out as errored and is killed', async () => {
+  test("a silent agent times out as the agent's failure and is killed", async () => {
     // The agent runs in its own PID namespace and cannot write outside: find it by a word on its command line.
     const mark = `silent-agent-${process.pid}-${Date.now()}`;
     const agent = command.create(`${inline('setInterval(() => {}, 1000);')} ${mark}`, deps({ commandStepTimeoutMs: 1000 }));
     const { t } = await episode(agent, browser);
-    assert.equal(t.status, 'errored');
+    assert.equal(t.status, 'agent-failed');
     assert.match(t.error ?? '', /gave no answer within 1000 ms/);
     assert.match(t.error ?? '', /flush after every line/, 'the usual cause is named');
     assert.deepEqual(await processesWith(mark), [], 'the agent was killed');

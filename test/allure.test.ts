@@ -3,6 +3,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { preflightAnswer } from '../llm/fake-quirks.js';
 import { reply, schemaName, start, type FakeServer } from '../llm/fake-server.js';
 import { loadDataset } from '../slots/load.js';
 import { allureSeverity, slotTestTitle } from '../specs/cases.js';
@@ -122,9 +123,10 @@ test("the LLM judge's labelled screenshots reach allure-results as PNG files", a
   };
   await fs.writeFile(dataset, JSON.stringify(record) + '\n');
   fake.script((req) =>
-    schemaName(req) === 'visual_score'
+    preflightAnswer(req.body) ??
+    (schemaName(req) === 'visual_score'
       ? reply.json({ layout: 4, creativeAlignment: 4, overall: 4, rationale: 'plain' })
-      : reply.json({ thought: 'seen', action: { kind: 'verdict', status: 'pass', evidence: 'from the screenshot' } }),
+      : reply.json({ thought: 'seen', action: { kind: 'verdict', status: 'pass', evidence: 'from the screenshot' } })),
   );
   const results = path.join(tmp, 'allure-llm');
   const run = await playwright(['test', '--project=p-min', '--workers=1', '--output', path.join(tmp, 'test-results-llm')], {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { UNTRUSTED_MARK } from '../judge/prompt.js';
+import { preflightAnswer } from '../llm/fake-quirks.js';
 import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../llm/fake-server.js';
 import type { Report } from '../reporters/report.js';
 
@@ -35,6 +36,8 @@ function record(): string {
 
 /** The judge scrolls once, then decides: s1 holds, s2 fails. The visual scorer gets fixed scores. */
 function judgeModel(req: RecordedRequest) {
+  const probe = preflightAnswer(req.body);
+  if (probe) return probe;
   const name = schemaName(req);
   if (name === 'visual_score') return reply.json({ layout: 4, creativeAlignment: 3, overall: 4, rationale: 'plain' });
   if (name === 'intent_judgement') return reply.json({ slotHits: [{ slot: 's1', hit: true }, { slot: 's2', hit: false }], ias: 4, rationale: 'asked what mattered' }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } });

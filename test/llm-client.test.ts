@@ -210,7 +210,7 @@ describe('readRoles', () => {
       IWB_USER_SEED: '3',
     });
     assert.deepEqual(Object.keys(roles).sort(), ['agent', 'user']);
-    assert.deepEqual(roles.agent, { role: 'agent', model: 'gpt-x', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'shared' });
+    assert.deepEqual(roles.agent, { role: 'agent', model: 'gpt-x', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'shared', jsonMode: 'auto', timeoutMs: 300_000, maxTokens: 16_384 });
     assert.deepEqual(roles.user, {
       role: 'user',
       model: 'small',
@@ -218,7 +218,18 @@ describe('readRoles', () => {
       apiKey: 'own',
       temperature: 0.4,
       seed: 3,
+      jsonMode: 'auto',
+      timeoutMs: 120_000,
+      maxTokens: 1_024,
     });
+  });
+
+  test('per-role structured-output mode, timeout and max_tokens', () => {
+    const r = readRoles({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', IWB_USER_MODEL: 'm', IWB_USER_JSON_MODE: 'json_object', IWB_USER_TIMEOUT_MS: '5000', IWB_USER_MAX_TOKENS: '300' });
+    assert.equal(r.user?.jsonMode, 'json_object');
+    assert.equal(r.user?.timeoutMs, 5000);
+    assert.equal(r.user?.maxTokens, 300);
+    assert.throws(() => readRoles({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', IWB_JUDGE_MODEL: 'm', IWB_JUDGE_JSON_MODE: 'xml' }), /IWB_JUDGE_JSON_MODE/);
   });
 
   test('bad values name the variable', () => {

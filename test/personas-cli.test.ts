@@ -48,6 +48,8 @@ describe('iwb personas', () => {
   test('mutate through the operator role uses the model and records its method', async () => {
     fake.reset();
     fake.script((req) => {
+      if (!schemaName(req)) return reply.text('OK');
+      if (schemaName(req) === 'health_check') return reply.json({ ok: true, colour: 'red' });
       assert.equal(schemaName(req), 'degraded_instruction');
       const ids = [...String(req.body.messages[0]?.content).matchAll(/^- ([\w.-]+):/gm)].map((m) => m[1]!);
       const persona = /Persona: (\w+)/.exec(String(req.body.messages[0]?.content))?.[1];
@@ -61,7 +63,47 @@ describe('iwb personas', () => {
     const lines = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { mutation: { method: string }; instruction: string });
     assert.ok(lines.every((l) => l.mutation.method === 'llm'));
     assert.match(lines[0]!.instruction, /rewrite/);
-    assert.equal(fake.requests[0]!.body.model, 'fake-op');
+    assert.equal(fake.requests.at(-1)!.body.model, 'fake-op');
+  });
+
+  const userModel = (retrieval: 'good' | 'broken') => () => {
+    fake.script((req) => {
+      const name = schemaName(req);
+      if (name === 'health_check') return reply.json({ ok: true, colour: 'red' });
+      if (name === 'retrieve_slots') return retrieval === 'good' ? reply.json({ slot_ids: [], asks_for_everything: false }) : reply.text('I cannot help with that.');
+      if (name === 'containment_check') return reply.json({ leaked_slot_ids: [] });
+      return reply.text('OK');
+    });
+  };
+
+  test('leak-test through a DeepSeek-like user endpoint (json_schema refused) measures, and exits 0', async () => {
+    fake.reset();
+    fake.quirks({ refuseJsonSchema: true });
+    userModel('good')();
+    const io = capture();
+    const code = await personasCommand(['leak-test', 'builtin', '--json'], io, { IWB_USER_MODEL: 'deepseek-chat', IWB_USER_BASE_URL: fake.baseURL });
+    const report = JSON.parse(io.outText()) as { ok: boolean; erroredTurns: number };
+    assert.equal(code, 0, io.errText());
+    assert.equal(report.erroredTurns, 0);
+    fake.quirks({});
+  });
+
+  test('leak-test exits non-zero when over 5% of turns errored: its rates are then not a measurement', async () => {
+    fake.reset();
+    userModel('broken')();
+    const io = capture();
+    const code = await personasCommand(['leak-test', 'builtin', '--json'], io, { IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: fake.baseURL });
+    assert.equal(code, 1);
+    assert.equal((JSON.parse(io.outText()) as { ok: boolean }).ok, false);
+    assert.match(io.errText(), /turns errored/);
+  });
+
+  test('leak-test with the user endpoint down stops at the preflight, naming the variable', async () => {
+    const io = capture();
+    const code = await personasCommand(['leak-test', 'builtin'], io, { IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: 'http://127.0.0.1:9/v1' });
+    assert.equal(code, 1);
+    assert.match(io.errText(), /IWB_USER_BASE_URL/);
+    assert.equal(io.outText(), '');
   });
 
   test('leak-test --json reports every persona', async () => {

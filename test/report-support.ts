@@ -33,6 +33,7 @@ export function episodeAnnotation(over: Partial<EpisodeAnnotation> = {}): Episod
     questions: [{ retrieved: [] }],
     degraded: null,
     usage: [],
+    roleErrors: [],
     ...over,
   };
 }

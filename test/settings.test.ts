@@ -21,6 +21,10 @@ test('settings: defaults, typed values, and a bad value names its variable', () 
   assert.throws(() => readSettings({ IWB_ALLURE: 'yes please' }), /IWB_ALLURE/);
   assert.throws(() => readSettings({ IWB_AGENT_STEP_TIMEOUT_MS: 'soon' }), /IWB_AGENT_STEP_TIMEOUT_MS/);
   assert.throws(() => readSettings({ IWB_STEP_CAP: '-3' }), /IWB_STEP_CAP/);
+  assert.equal(s.episodeTimeoutMs, 3_600_000, 'an episode gets 60 minutes by default');
+  assert.equal(readSettings({ IWB_EPISODE_TIMEOUT: '90m' }).episodeTimeoutMs, 5_400_000);
+  assert.equal(readSettings({ IWB_EPISODE_TIMEOUT: '2500' }).episodeTimeoutMs, 2500);
+  assert.throws(() => readSettings({ IWB_EPISODE_TIMEOUT: 'an hour' }), /IWB_EPISODE_TIMEOUT/);
 });
 
 test('price table: inline JSON or a file; errors name the variable or the file and the field', async () => {

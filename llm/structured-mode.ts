@@ -1,0 +1,63 @@
+import type { JsonMode } from './roles.js';
+
+/**
+ * How a structured reply is asked for. `json_schema` sends the schema as response_format (OpenAI, vLLM,
+ * Ollama); `json_object` sends response_format json_object and states the schema in the prompt (DeepSeek,
+ * which answers json_schema with HTTP 400 "This response_format type is unavailable now"); `prompt` sends
+ * no response_format at all and states the schema in the prompt (servers that reject both).
+ *
+ * `auto` starts with json_schema and steps down once per endpoint and model on a 400/422 that names
+ * response_format: the mode found is remembered for the rest of the process, so a run pays for one
+ * fallback, not one per call.
+ */
+export type ConcreteMode = Exclude<JsonMode, 'auto'>;
+
+export const FALLBACK_ORDER: readonly ConcreteMode[] = ['json_schema', 'json_object', 'prompt'];
+
+const learned = new Map<string, ConcreteMode>();
+
+export function endpointKey(baseURL: string | undefined, model: string): string {
+  return `${baseURL ?? 'https://api.openai.com/v1'}\0${model}`;
+}
+
+/** The mode to try first for this endpoint and model. */
+export function currentMode(configured: JsonMode, key: string): ConcreteMode {
+  if (configured !== 'auto') return configured;
+  return learned.get(key) ?? 'json_schema';
+}
+
+/** The next mode after `mode` failed with a response_format complaint, or undefined when none is left. */
+export function stepDown(configured: JsonMode, key: string, mode: ConcreteMode): ConcreteMode | undefined {
+  if (configured !== 'auto') return undefined;
+  const next = FALLBACK_ORDER[FALLBACK_ORDER.indexOf(mode) + 1];
+  if (next) learned.set(key, next);
+  return next;
+}
+
+/** Records a mode that worked (preflight finds it before the run; the run then starts there). */
+export function remember(key: string, mode: ConcreteMode): void {
+  learned.set(key, mode);
+}
+
+export function learnedMode(key: string): ConcreteMode | undefined {
+  return learned.get(key);
+}
+
+/** Forget what was learned; for tests that reuse one fake endpoint with different quirks. */
+export function forgetModes(): void {
+  learned.clear();
+}
+
+/** A 400/422 whose message is about the response format, not about the conversation. */
+export function isFormatRefusal(status: number | undefined, message: string): boolean {
+  if (status !== 400 && status !== 422) return false;
+  return /response_format|json_schema|json_object|response format|structured output|guided/i.test(message);
+}
+
+/** The instruction that carries the schema when the endpoint does not take it as response_format. */
+export function schemaInstruction(name: string, schema: unknown): string {
+  return (
+    `Reply with one JSON object only, no prose and no code fence. It must match this JSON Schema ("${name}"):\n` +
+    JSON.stringify(schema)
+  );
+}
