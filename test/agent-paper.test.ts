@@ -171,7 +171,7 @@ describe('openai:paper, end to end against the fake server', () => {
     // What the builder was sent: the paper's rules without a step count, the audit and its last frame as a small low-detail JPEG.
     const agentReqs = bed.fake.requests.filter((r) => r.body.model === 'fake-agent');
     assert.equal(agentReqs.length, 4);
-    assert.equal(agentReqs[0]!.body.max_completion_tokens, 16000);
+    assert.equal(agentReqs[0]!.body.max_tokens, 16000); // a local endpoint is sent max_tokens (llm/client.ts)
     const system = String(agentReqs[0]!.body.messages[0]!.content);
     assert.match(system, /type="ask_user"/);
     assert.match(system, /<TestCriteria>/);

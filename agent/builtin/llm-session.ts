@@ -84,8 +84,12 @@ export class LlmSession implements AgentSession {
       parsed = 'action' in read ? { action: read.action } : read;
     }
     const note = (result.content ?? '').trim().slice(0, 2000);
+    // The client sets a leading think block (or the server's reasoning field) aside before the reply is
+    // read; it is the model's reasoning all the same, so the trajectory keeps it whatever the protocol.
+    const reasoning = [result.reasoning, parsed.reasoning].filter(Boolean).join('\n\n').slice(0, 8000);
     return {
       ...parsed,
+      ...(reasoning ? { reasoning } : {}),
       usage: { promptTokens: result.usage.prompt, completionTokens: result.usage.completion },
       ...(copilotUsage ? { copilotUsage } : {}),
       ...(note ? { note } : {}),
