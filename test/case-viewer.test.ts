@@ -1,3 +1,4 @@
+import { preflightAnswer } from '../llm/fake-quirks.js';
 import assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,9 @@ function records(): string {
 
 /** One judge turn per slot: s1 holds, s2 fails (with its own evidence), so the page has both. */
 function judgeModel(req: RecordedRequest) {
+  // The run's preflight asks its own small questions first (llm/preflight.ts).
+  const probe = preflightAnswer(req.body);
+  if (probe) return probe;
   const name = schemaName(req);
   if (name === 'visual_score') return reply.json({ layout: 4, creativeAlignment: 3, overall: 4, rationale: 'plain' });
   if (name === 'intent_judgement') return reply.json({ slotHits: [{ slot: 's1', hit: true }, { slot: 's2', hit: false }], ias: 4, rationale: 'fine' });

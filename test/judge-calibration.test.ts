@@ -63,7 +63,7 @@ test('calibration statistics: task-clustered bootstrap intervals, breakdowns by 
   assert.equal(m.byCTech['1']!.ci.recallFail, null);
   assert.equal(m.byAssertionType.POSITIVE!.accuracy, 1);
   assert.equal(m.byAssertionType.NEGATIVE!.accuracy, 0.6);
-  assert.deepEqual(s.judges.m, { accuracy: m.overall.accuracy, precisionFail: 1, recallFail: m.overall.recallFail, kappa: m.overall.kappa });
+  assert.deepEqual(s.judges.m, { accuracy: m.overall.accuracy, precisionFail: 1, recallFail: m.overall.recallFail, kappa: m.overall.kappa, slots: m.overall.slots, errored: 0, accuracyJudged: m.overall.accuracy });
   // Seeded: the same verdicts give the same interval. The resampling unit is the task: treating the 30
   // verdicts as independent gives another interval.
   assert.deepEqual(summarise(rows, 'probe', ['m']).stats.m!.overall.ci, m.overall.ci);
