@@ -1,3 +1,4 @@
+import { oneKindPerSlot } from './degradation/llm.js';
 import { z } from 'zod';
 import type { ModelClient } from '../llm/client.js';
 import type { StructuredResult } from '../llm/types.js';
@@ -18,14 +19,7 @@ export function operatorSchema(task: Task, persona: Persona) {
   return z
     .object({ instruction: z.string().min(1), omits: SlotIds, blurs: SlotIds, contradicts: SlotIds })
     .superRefine((v, ctx) => {
-      const seen = new Map<string, string>();
-      for (const list of ['omits', 'blurs', 'contradicts'] as const) {
-        for (const id of v[list]) {
-          const earlier = seen.get(id);
-          if (earlier && earlier !== list) ctx.addIssue({ code: 'custom', path: [list], message: `slot ${id} is in both ${earlier} and ${list}` });
-          seen.set(id, list);
-        }
-      }
+      oneKindPerSlot(v, ctx);
       if (persona === 'P-CON' && v.contradicts.length !== 1) {
         ctx.addIssue({ code: 'custom', path: ['contradicts'], message: 'P-CON contradicts exactly one slot' });
       }

@@ -107,14 +107,15 @@ function parseArtifacts(bodies: string[], hint: string): ArtifactParse {
   return 'action' in parsed ? { action: parsed.action, remarks } : parsed;
 }
 
-/** `name="value"` and `name='value'` pairs; names keep their case (filePath). */
-function attributes(text: string): Record<string, string> {
+/** `name="value"` and `name='value'` pairs; names keep their case (filePath). Shared by the paper protocol. */
+export function attributes(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of text.matchAll(/([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) out[m[1]!] = m[2] ?? m[3] ?? '';
   return out;
 }
 
-function stripFences(text: string): string {
+/** A whole file wrapped in a Markdown fence, unwrapped. */
+export function stripFences(text: string): string {
   const m = /^\s*```[\w.+-]*[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```\s*$/.exec(text);
   return m ? m[1]! : text;
 }

@@ -1,3 +1,4 @@
+import { attributes, stripFences } from './artifact-parser.js';
 import { z } from 'zod';
 import { ActionSchema, type Action, type FileWrite } from '../actions.js';
 
@@ -107,17 +108,6 @@ function bodyAfter(text: string, open: RegExpExecArray): string {
   const rest = text.slice(open.index + open[0].length);
   const end = rest.toLowerCase().indexOf(CLOSE.toLowerCase());
   return end < 0 ? rest : rest.slice(0, end);
-}
-
-function attributes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(/([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) out[m[1]!] = m[2] ?? m[3] ?? '';
-  return out;
-}
-
-function stripFences(text: string): string {
-  const m = /^\s*```[\w.+-]*[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```\s*$/.exec(text);
-  return m ? m[1]! : text;
 }
 
 /** The file as meant: no newline right after the tag, no Markdown fence, and escaped markup unescaped. */

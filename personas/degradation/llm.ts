@@ -11,16 +11,19 @@ import { describeSlots } from '../retrieval.js';
  */
 export function annotationSchema(slotIds: readonly string[]) {
   const Ids = z.array(z.enum(slotIds as [string, ...string[]]));
-  return z.object({ omits: Ids, blurs: Ids, contradicts: Ids }).superRefine((v, ctx) => {
-    const seen = new Map<string, string>();
-    for (const list of ['omits', 'blurs', 'contradicts'] as const) {
-      for (const id of v[list]) {
-        const earlier = seen.get(id);
-        if (earlier && earlier !== list) ctx.addIssue({ code: 'custom', path: [list], message: `slot ${id} is in both ${earlier} and ${list}` });
-        seen.set(id, list);
-      }
+  return z.object({ omits: Ids, blurs: Ids, contradicts: Ids }).superRefine(oneKindPerSlot);
+}
+
+/** A slot is left out, blurred or contradicted, never two of them: the refinement both model replies share. */
+export function oneKindPerSlot(v: { omits: string[]; blurs: string[]; contradicts: string[] }, ctx: z.RefinementCtx): void {
+  const seen = new Map<string, string>();
+  for (const list of ['omits', 'blurs', 'contradicts'] as const) {
+    for (const id of v[list]) {
+      const earlier = seen.get(id);
+      if (earlier && earlier !== list) ctx.addIssue({ code: 'custom', path: [list], message: `slot ${id} is in both ${earlier} and ${list}` });
+      seen.set(id, list);
     }
-  });
+  }
 }
 
 export interface JudgedDegradation {
