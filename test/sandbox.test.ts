@@ -103,7 +103,7 @@ describe('a hostile command: agent', () => {
     const started = Date.now();
     const { t } = await episode(await agent(flood), browser);
     const seconds = (Date.now() - started) / 1000;
-    assert.equal(t.status, 'errored');
+    assert.equal(t.status, 'agent-failed'); // the agent's own doing: its site is still judged
     assert.match(t.error ?? '', /protocol line longer than 33554432 characters/);
     assert.ok(seconds < 15, `took ${seconds} s`);
   });
@@ -129,7 +129,7 @@ const timer = setInterval(count, 50); setTimeout(() => clearInterval(timer), 300
   test('a memory hog is stopped by its memory limit, with the limit named', { skip: needsSandbox }, async () => {
     const hog = "process.stdin.once('data', () => { const keep = []; for (let i = 0; i < 2560; i++) keep.push(Buffer.allocUnsafe(1 << 20)); console.log(JSON.stringify({ type: 'submit', note: 'allocated ' + keep.length })); });";
     const { t } = await episode(await agent(hog, { limits: tight({ memoryBytes: 1280 * MiB }) }), browser);
-    assert.equal(t.status, 'errored', `the hog finished: ${t.steps[0]?.note}`);
+    assert.equal(t.status, 'agent-failed', `the hog finished: ${t.steps[0]?.note}`);
     assert.match(t.error ?? '', /memory limit of 1280 MiB/);
   });
 
