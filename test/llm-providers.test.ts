@@ -180,6 +180,17 @@ test('iwb doctor --json: one row per configured role, exit 1 when one cannot do 
   fake.quirks({});
 });
 
+test('iwb doctor names the browser a run would use', async () => {
+  const { doctorCommand } = await import('../cli/doctor.js');
+  const run = async (env: NodeJS.ProcessEnv) => {
+    const out: string[] = [];
+    const code = await doctorCommand(['--json'], { out: (t: string) => out.push(t), err: () => undefined }, env);
+    return { code, r: JSON.parse(out.join('')) as { ok: boolean; browser: { path: string; source: string } | null } };
+  };
+  const found = await run({ IWB_CHROMIUM: process.execPath });
+  assert.deepEqual([found.code, found.r.ok, found.r.browser], [0, true, { path: process.execPath, source: 'IWB_CHROMIUM' }]);
+});
+
 test('tolerant reading: think block, fence, prose around the object, and braces inside strings', () => {
   assert.deepEqual(readReply('<think>x {y}</think>\n```json\n{"a": 1}\n```'), { json: '{"a": 1}', reasoning: 'x {y}' });
   assert.equal(readReply('Sure! Here it is: {"a": "}{", "b": [1]} Hope that helps.').json, '{"a": "}{", "b": [1]}');
