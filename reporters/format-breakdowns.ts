@@ -1,4 +1,4 @@
-import { fmt } from './format.js';
+import { fmt } from './fmt.js';
 import type { Report } from './report-schema.js';
 
 /**

@@ -8,7 +8,7 @@ import type { Exposure } from '../sandbox/policy.js';
 import { INNER_BRIDGE, openPortBridge, type PortBridge } from '../sandbox/port-bridge.js';
 import { runToEnd, tail, type GroupProcess } from '../sandbox/process-group.js';
 import { serveStatic } from './site-server.js';
-import type { ResolvedSiteOptions, StartedSite } from './site.js';
+import type { ResolvedSiteOptions, StartedSite } from './types.js';
 import { treeUsage } from '../agent/workspace.js';
 
 /**
