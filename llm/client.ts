@@ -72,6 +72,13 @@ function reasoningField(message: unknown): string | undefined {
   return typeof r === 'string' && r.trim() !== '' ? r : undefined;
 }
 
+function isEmptyReply(completion: ChatCompletion): boolean {
+  const choice = completion.choices[0]!;
+  const m = choice.message;
+  if (choice.finish_reason === 'length' || m.refusal || m.tool_calls?.length) return false;
+  return m.content == null || splitReasoning(m.content).text?.trim() === '';
+}
+
 function usageOf(completion: ChatCompletion): TokenUsage {
   return { prompt: completion.usage?.prompt_tokens ?? 0, completion: completion.usage?.completion_tokens ?? 0 };
 }
@@ -172,13 +179,24 @@ export class ModelClient {
     const limit = options.maxTokens ?? this.maxTokens;
     let { completion, attempts, latencyMs } = await request(limit);
     let usage = usageOf(completion);
-    if (completion.choices[0]!.finish_reason === 'length') {
-      // Cut at the limit: once more with a higher one; a second cut is the caller's to report.
-      const again = await request(limit * CUT_RETRY_FACTOR);
+    const resend = async (maxTokens: number) => {
+      const again = await request(maxTokens);
       completion = again.completion;
       attempts += again.attempts;
       latencyMs += again.latencyMs;
       usage = addUsage(usage, usageOf(again.completion));
+    };
+    // An empty reply that was neither cut, refused nor a tool call is a provider hiccup (overload, a dropped
+    // stream), not the model's answer: resent within the retry policy, then the endpoint's failure.
+    for (let empties = 0; isEmptyReply(completion); ) {
+      if (++empties > this.policy.retries) {
+        throw new InfraError(this.role, `the endpoint returned an empty reply ${empties} time(s)`, attempts);
+      }
+      await resend(limit);
+    }
+    if (completion.choices[0]!.finish_reason === 'length') {
+      // Cut at the limit: once more with a higher one; a second cut is the caller's to report.
+      await resend(limit * CUT_RETRY_FACTOR);
     }
     const choice = completion.choices[0]!;
     const toolCalls: ToolCall[] = [];
