@@ -33,6 +33,8 @@ const VARIABLES = {
 } as const;
 /** Set by the run itself (fixtures/global-setup.ts) for its workers, never by a user. */
 export const RUN_ID_VARIABLE = declareEnv('IWB_RUN_ID', 'set by a Playwright run for its workers: a case\'s episode is attempted once per run');
+/** Set by the run itself for its workers: the one browser server they all connect to (a failed slot restarts a worker, not a browser). */
+export const BROWSER_WS_VARIABLE = declareEnv('IWB_BROWSER_WS', 'set by a Playwright run for its workers: the endpoint of the browser server they share');
 export const SETTINGS_VARIABLES: Readonly<Record<keyof typeof VARIABLES, string>> = VARIABLES;
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
