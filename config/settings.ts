@@ -29,6 +29,7 @@ const VARIABLES = {
   split: declareEnv('IWB_SPLIT', 'dev, holdout or all: which side of the seeded 80/20 task split runs'),
   episodeTimeoutMs: declareEnv('IWB_EPISODE_TIMEOUT', "an episode's whole budget (60m, 90s, 1h or ms), apart from Playwright's per-test timeout"),
   user: declareEnv('IWB_USER', 'the simulated user: contained (default) or paper (needs IWB_USER_MODEL)'),
+  fresh: declareEnv('IWB_FRESH', '1 runs every episode again instead of reusing those of earlier runs in IWB_RUN_DIR'),
   degradation: declareEnv('IWB_DEGRADATION', 'a degradation records file (iwb personas annotate --out) for a dataset that carries none'),
 } as const;
 /** Set by the run itself (fixtures/global-setup.ts) for its workers, never by a user. */
@@ -73,6 +74,8 @@ const SettingsSchema = z.object({
   user: z.enum(USER_KINDS).optional(),
   /** A degradation records file (iwb personas annotate --out) for a dataset that carries none. */
   degradation: z.string().optional(),
+  /** Reuse no episode of an earlier run (this run's own are still shared by its slot tests). */
+  fresh: flag.default(false),
 });
 export type Settings = Omit<z.infer<typeof SettingsSchema>, 'chromium'> & {
   /** The resolved browser (config/chromium.ts); undefined when none is installed. */
