@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema } from '../protocol/annotations.js';
+import { ReportSchema } from '../reporters/report-schema.js';
 import { dist, type RunFigures } from './summary.js';
 
 /** The part of Playwright's JSON report the bench reads. */
@@ -60,16 +61,21 @@ async function trajectories(runDir: string): Promise<Array<{ durationMs: number;
  * Per slot judged: the test's time less the episode it ran, if it ran one. Per verify step and per episode:
  * the trajectories' own timings (zero-latency models, so harness time).
  */
-export async function readRunReport(jsonReport: string, runDir: string): Promise<Pick<RunFigures, 'slotsJudged' | 'slotMs' | 'verifyMs' | 'episodeMs'>> {
+export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string): Promise<Pick<RunFigures, 'slotsJudged' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'tcr'>> {
   const report = JSON.parse(await fs.readFile(jsonReport, 'utf8')) as { suites: Suite[] };
   const runs: SlotRun[] = [];
   for (const s of report.suites) slotRuns(s, runs);
   const slotTimes = runs.map((r) => Math.max(0, r.durationMs - (r.ranEpisodeMs ?? 0)));
   const ts = await trajectories(runDir);
+  const iwb = ReportSchema.parse(JSON.parse(await fs.readFile(iwbReport, 'utf8')));
+  const statuses: Record<string, number> = {};
+  for (const c of iwb.cases) for (const slot of c.slots) statuses[slot.status] = (statuses[slot.status] ?? 0) + 1;
   return {
     slotsJudged: runs.length,
     slotMs: dist(slotTimes),
     verifyMs: dist(ts.flatMap((t) => t.steps.filter((s) => s.action === 'verify').map((s) => s.latencyMs))),
     episodeMs: dist(ts.map((t) => t.durationMs)),
+    statuses,
+    tcr: iwb.overall.tcr,
   };
 }

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 
 /**
  * Peak resident memory of a run's processes, read from /proc while it runs: VmHWM (the kernel's own
- * high-water mark) of every Playwright worker (a process with TEST_WORKER_INDEX in its environment) and
+ * high-water mark) of every Playwright worker (its command line names Playwright's worker entry) and
  * the summed RSS of the Chromium processes. Linux only; elsewhere the figures are null.
  */
 export interface RssSampler {
@@ -33,7 +33,7 @@ export function sampleRss(marker: string, everyMs = 250): RssSampler {
       if (!status) continue;
       const cmd = (await readText(`/proc/${pid}/cmdline`)) ?? '';
       if (/chrom/i.test(cmd)) browser += kb(status, 'VmRSS');
-      else if (env.includes('TEST_WORKER_INDEX=')) workerPeak = Math.max(workerPeak, kb(status, 'VmHWM'));
+      else if (/playwright.*worker/i.test(cmd)) workerPeak = Math.max(workerPeak, kb(status, 'VmHWM'));
     }
     browserPeak = Math.max(browserPeak, browser);
   };

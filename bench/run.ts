@@ -88,18 +88,22 @@ async function main(): Promise<void> {
       }),
     );
     const runs: RunFigures[] = [];
-    const once = async (workers: number, kind: RunFigures['kind'], runDir: string): Promise<void> => {
+    const once = async (workers: number, kind: RunFigures['kind'], runDir: string, calls: string): Promise<void> => {
       const marker = randomUUID();
       const json = path.join(work, `${kind}-${workers}.json`);
       const before = modelRequests + fake.requests.length;
       process.stderr.write(`[bench] ${kind} run, ${workers} worker(s), ${data.cases} cases\n`);
       const rss = sampleRss(marker);
-      const r = await playwright([`--workers=${workers}`, '--reporter=json'], {
+      const reportDir = path.join(work, `report-${kind}-${workers}`);
+      const r = await playwright([`--workers=${workers}`, '--reporter=json,./reporters/iwb-reporter.ts'], {
         ...roles,
         IWB_DATASET: data.file,
         IWB_AGENT: 'openai',
         IWB_RUN_DIR: runDir,
-        IWB_REPORT_DIR: path.join(work, `report-${kind}-${workers}`),
+        // Each recording starts from an empty call cache; the replay reads the last one with a new run folder.
+        IWB_LLM_CACHE: kind,
+        IWB_LLM_CACHE_DIR: calls,
+        IWB_REPORT_DIR: reportDir,
         PLAYWRIGHT_JSON_OUTPUT_NAME: json,
         BENCH_RUN_MARKER: marker,
       });
@@ -107,15 +111,12 @@ async function main(): Promise<void> {
       modelRequests += fake.requests.splice(0).length;
       // Exit 1 is expected (the scripted judge fails about half the slots); anything else is the harness failing.
       if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the ${kind} run exited ${r.code}:\n${r.tail}`);
-      const figures = await readRunReport(json, runDir);
+      const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'));
       runs.push({ workers, kind, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before });
     };
-    let lastRunDir = '';
-    for (const w of opts.workers) {
-      lastRunDir = path.join(work, `runs-${w}`);
-      await once(w, 'record', lastRunDir);
-    }
-    await once(opts.workers.at(-1)!, 'replay', lastRunDir);
+    for (const w of opts.workers) await once(w, 'record', path.join(work, `runs-${w}`), path.join(work, `calls-${w}`));
+    const last = opts.workers.at(-1)!;
+    await once(last, 'replay', path.join(work, 'runs-replay'), path.join(work, `calls-${last}`));
 
     const settings = readSettings();
     const som = await somBench(settings.chromium);

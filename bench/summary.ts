@@ -8,7 +8,7 @@ export type Dist = z.infer<typeof Dist>;
 
 const RunFigures = z.object({
   workers: z.number().int().positive(),
-  /** 'record': a fresh run that called the (fake) models; 'replay': the same suite served from the caches. */
+  /** 'record': a fresh run that called the (fake) models; 'replay': the same suite, a new run folder, every model reply from the call cache. */
   kind: z.enum(['record', 'replay']),
   wallS: z.number(),
   exitCode: z.number().nullable(),
@@ -19,6 +19,9 @@ const RunFigures = z.object({
   workerPeakRssMb: z.number().nullable(),
   browserPeakRssMb: z.number().nullable(),
   modelRequests: z.number().int(),
+  /** Slot verdicts by status and the headline TCR: a replay must give the same. */
+  statuses: z.record(z.string(), z.number().int()),
+  tcr: z.number().nullable(),
 });
 export type RunFigures = z.infer<typeof RunFigures>;
 
@@ -75,12 +78,13 @@ export function benchMarkdown(b: Bench): string {
     `${b.dataset.cases} cases, ${b.dataset.slots} slots from \`${b.dataset.file}\`; fake models with zero latency; ` +
       `${b.machine.cpus} cores, Node ${b.machine.node}, ${b.machine.chromium}. ${b.createdAt}.`,
     '',
-    '| run | workers | wall | slot judged (median / p95 ms) | verify step | episode | peak RSS per worker | browser RSS | model requests |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| run | workers | wall | slot judged (median / p95 ms) | verify step | episode | peak RSS per worker | browser RSS | model requests | verdicts | TCR |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...b.runs.map(
       (r) =>
         `| ${r.kind} | ${r.workers} | ${r.wallS.toFixed(1)} s | ${ms(r.slotMs)} | ${ms(r.verifyMs)} | ${ms(r.episodeMs)} | ` +
-        `${r.workerPeakRssMb ?? '–'} MB | ${r.browserPeakRssMb ?? '–'} MB | ${r.modelRequests} |`,
+        `${r.workerPeakRssMb ?? '–'} MB | ${r.browserPeakRssMb ?? '–'} MB | ${r.modelRequests} | ` +
+        `${Object.entries(r.statuses).map(([k, v]) => `${v} ${k}`).join(', ')} | ${r.tcr === null ? '–' : (r.tcr * 100).toFixed(1) + '%'} |`,
     ),
     '',
     `SoM labelling of a ${b.som.elements}-element page (${b.som.labelled} labelled): ${ms(b.som.ms)} ms (median / p95).`,

@@ -8,6 +8,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import { callKey, requestGist, type CallCache } from './call-cache.js';
 import { InfraError, ModelError, SchemaError } from './errors.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
@@ -17,6 +18,8 @@ import type { ChatMessage, ChatOptions, ChatResult, StructuredResult, ToolCall, 
 import { addUsage, NO_USAGE, UsageMeter, type PriceTable, type RoleUsage, type TokenUsage } from './usage.js';
 
 export interface ClientOptions {
+  /** Record / replay of model calls (llm/call-cache.ts); absent: every call goes to the endpoint. */
+  cache?: CallCache;
   retry?: Partial<RetryPolicy>;
   /** Extra attempts for a structured reply that fails its schema; each gets the validation error fed back. */
   schemaRetries?: number;
@@ -93,6 +96,7 @@ export class ModelClient {
   private readonly meter: UsageMeter;
   private readonly maxTokens: number;
   private readonly endpoint: string;
+  private readonly cache: CallCache | undefined;
 
   constructor(
     private readonly config: RoleConfig,
@@ -104,6 +108,7 @@ export class ModelClient {
     this.maxTokens = config.maxTokens ?? ROLE_DEFAULTS[config.role].maxTokens;
     this.endpoint = endpointKey(config.baseURL, config.model);
     this.schemaRetries = options.schemaRetries ?? 2;
+    this.cache = options.cache;
     this.meter = options.meter ?? new UsageMeter(options.prices);
     this.sdk = new OpenAI({
       apiKey: config.apiKey,
@@ -151,6 +156,17 @@ export class ModelClient {
       ...(this.config.seed !== undefined ? { seed: this.config.seed } : {}),
       ...params,
     };
+    const key = this.cache && this.cache.mode !== 'off' ? callKey(this.config.baseURL, body) : undefined;
+    if (key) {
+      const hit = await this.cache!.get(key);
+      if (hit) {
+        this.meter.record(this.role, this.model, usageOf(hit.completion));
+        return { completion: hit.completion, attempts: 1, latencyMs: hit.latencyMs };
+      }
+      if (this.cache!.mode === 'replay') {
+        throw new InfraError(this.role, `IWB_LLM_CACHE=replay: no recorded reply for this request (model ${this.model}, "${requestGist(body)}")`, 0);
+      }
+    }
     const { value, attempts } = await withRetries(this.role, this.policy, async () => {
       const completion = await this.sdk.chat.completions.create(body);
       // An OpenAI-compatible server that answers 200 without choices is broken, not the model: retry it.
@@ -160,7 +176,10 @@ export class ModelClient {
       return completion;
     });
     this.meter.record(this.role, this.model, usageOf(value));
-    return { completion: value, attempts, latencyMs: Date.now() - started };
+    const latencyMs = Date.now() - started;
+    // An empty reply is a hiccup to be asked again, not an answer to be replayed.
+    if (key && !isEmptyReply(value)) await this.cache!.put(key, this.role, this.model, value, latencyMs);
+    return { completion: value, attempts, latencyMs };
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
