@@ -1,7 +1,11 @@
 import type { Page } from '@playwright/test';
 import type { ModelClient } from '../llm/client.js';
 import { describeError, InfraError, isLlmError } from '../llm/errors.js';
+import { isPageUnresponsive, PAGE_RESPONSE_MS, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
 import type { WeightedSlot } from '../slots/schema.js';
+
+/** An action may wait on its own timeouts (a click, a navigation) before the page counts as hung. */
+const ACTION_LIMIT_MS = PAGE_RESPONSE_MS * 2;
 import { perform } from './act.js';
 import { CaseForcedSchema, CaseReplySchema, describeAction, SlotForcedSchema, SlotReplySchema, type Decision, type JudgeAction } from './actions.js';
 import { findInjection, hiddenText } from './injection.js';
@@ -51,6 +55,7 @@ export async function runSession(req: SessionRequest): Promise<SessionResult> {
   let injection: string | null = null;
   const label = req.mode === 'slot' ? req.slots[0]!.id : `case ${req.site.case.id}`;
   const errorAll = (evidence: string) => req.slots.forEach((s) => outcomes.set(s.id, { status: 'errored', evidence }));
+  const failAll = (evidence: string) => req.slots.forEach((s) => outcomes.set(s.id, { status: 'fail', evidence }));
 
   let guard: PageGuard | undefined;
   try {
@@ -62,9 +67,9 @@ export async function runSession(req: SessionRequest): Promise<SessionResult> {
 
     for (let step = 1; step <= req.stepCap + 1; step++) {
       const forced = step > req.stepCap;
-      const labels = await labelPage(page);
+      const labels = await responsive(page, labelPage(page), 'labelling the page');
       try {
-        const view = await readView(page, labels, guard);
+        const view = await responsive(page, readView(page, labels, guard), 'reading the page');
         injection ??= findInjection([view.title, view.elements, view.visibleText, view.dialogs.join('\n'), view.path, await hiddenText(page)].join('\n'))?.excerpt ?? null;
         const shot = `judge ${label} step ${step}.png`;
         const attached = await attachPng(shot, labels.labelled);
@@ -88,20 +93,28 @@ export async function runSession(req: SessionRequest): Promise<SessionResult> {
           break;
         }
         const title = `judge: ${describeAction(action)}${targetOf(action, labels)}`;
-        const result = await judgeStep(title, () => perform(page, action, labels, guard!));
+        const result = await judgeStep(title, () => responsive(page, perform(page, action, labels, guard!), describeAction(action), ACTION_LIMIT_MS));
         history.push(`step ${step}: ${describeAction(action)} -> ${result.outcome}`);
         steps.push({ action: describeAction(action), detail: result.outcome, ...(attached ? { screenshot: shot } : {}) });
       } finally {
-        await labels.dispose();
+        // Releasing handles is a message to the renderer, which a hung page never answers.
+        await responsive(page, labels.dispose(), 'releasing the labels', 2000).catch(() => undefined);
       }
     }
     if (outcomes.size === 0 && req.slots.length > 0) errorAll('the judge session ended without a verdict');
   } catch (e) {
+    if (isPageUnresponsive(e)) {
+      // The agent's page hung or crashed: what the judge could not see is not there.
+      const why = unresponsiveEvidence(e);
+      failAll(why);
+      steps.push({ action: 'page unresponsive', detail: why.slice(0, 500) });
+      return { outcomes, steps, injection, blockedRequests: guard?.blocked() ?? 0, tokens, durationMs: Date.now() - started };
+    }
     const why = e instanceof InfraError ? `the judge model could not be reached: ${describeError(e)}` : isLlmError(e) ? describeError(e) : `the judge's browser failed: ${firstLine(e)}`;
     errorAll(why);
     steps.push({ action: 'error', detail: why.slice(0, 500) });
   } finally {
-    await guard?.dispose();
+    if (guard) await responsive(page, guard.dispose(), 'releasing the page guard', 2000).catch(() => undefined);
   }
   return { outcomes, steps, injection, blockedRequests: guard?.blocked() ?? 0, tokens, durationMs: Date.now() - started };
 }

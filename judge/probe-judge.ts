@@ -1,3 +1,4 @@
+import { isPageUnresponsive, unresponsiveEvidence } from '../site/unresponsive.js';
 import type { WeightedSlot } from '../slots/schema.js';
 import { runProbe, type ProbeOptions } from './probe-runner.js';
 import type { Judge, SiteUnderTest, Verdict } from './types.js';
@@ -19,6 +20,8 @@ export function createProbeJudge(opts: ProbeOptions = {}): Judge {
         const r = await runProbe(site.page, site.url, slot.probe, opts);
         return { status: r.passed ? 'pass' : 'fail', evidence: r.evidence, judge: NAME, steps: r.steps, durationMs: Date.now() - started };
       } catch (e) {
+        // A page that hangs or crashes is the site the agent built: failed, with why.
+        if (isPageUnresponsive(e)) return { status: 'fail', evidence: unresponsiveEvidence(e), judge: NAME, steps: [], durationMs: Date.now() - started };
         const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
         return {
           status: 'errored',

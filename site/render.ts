@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { allowOnlyOrigin, SERVICE_WORKERS } from '../sandbox/browser-network.js';
+import { responsive } from './unresponsive.js';
 
 export interface Rendering {
   title: string;
@@ -41,7 +42,9 @@ async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot:
     // Chromium logs a failed main document only as "Failed to load resource"; the status says more.
     if (response && response.status() >= 400) consoleErrors.unshift(`GET ${pagePath} answered HTTP ${response.status()}`);
     await page.waitForTimeout(150);
-    return { title: await page.title(), png: await shoot(page), consoleErrors };
+    // A script that starts looping after load would hold title() and the screenshot forever.
+    const title = await responsive(page, page.title(), 'reading the title');
+    return { title, png: await responsive(page, shoot(page), 'taking the screenshot'), consoleErrors };
   } finally {
     await context.close();
   }
