@@ -8,6 +8,8 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import { firstWords, requestKey } from './cache.js';
+import { lookup, store, type LlmCacheConfig } from './cache-store.js';
 import { InfraError, ModelError, SchemaError } from './errors.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
@@ -23,6 +25,8 @@ export interface ClientOptions {
   /** Share one meter across the clients of a run to get per-role totals in one place. */
   meter?: UsageMeter;
   prices?: PriceTable;
+  /** Record/replay of model calls (llm/cache-store.ts); absent means off, so only entry points opt in. */
+  cache?: LlmCacheConfig;
 }
 
 function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
@@ -86,6 +90,7 @@ export class ModelClient {
   private readonly meter: UsageMeter;
   private readonly maxTokens: number;
   private readonly endpoint: string;
+  private readonly cache: LlmCacheConfig | undefined;
 
   constructor(
     private readonly config: RoleConfig,
@@ -98,6 +103,7 @@ export class ModelClient {
     this.endpoint = endpointKey(config.baseURL, config.model);
     this.schemaRetries = options.schemaRetries ?? 2;
     this.meter = options.meter ?? new UsageMeter(options.prices);
+    this.cache = options.cache?.mode === 'off' ? undefined : options.cache;
     this.sdk = new OpenAI({
       apiKey: config.apiKey,
       ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
@@ -144,6 +150,39 @@ export class ModelClient {
       ...(this.config.seed !== undefined ? { seed: this.config.seed } : {}),
       ...params,
     };
+    if (!this.cache) return this.send(body, started);
+    const key = requestKey(this.config.baseURL, body);
+    const found = await lookup(this.cache, key, this.role);
+    if (found.hit) {
+      const { outcome, tokens, latencyMs, attempts } = found.entry;
+      if (outcome.kind === 'refusal') {
+        // Thrown through the retry loop so it becomes the same ModelError, and structured mode steps down as it did.
+        const refusal = APIError.generate(outcome.status, outcome.body as object, outcome.message, new Headers());
+        await withRetries(this.role, { ...this.policy, retries: 0 }, () => Promise.reject(refusal));
+      }
+      this.meter.record(this.role, this.model, tokens);
+      return { completion: (outcome as { completion: unknown }).completion as ChatCompletion, attempts, latencyMs };
+    }
+    if (this.cache.mode === 'replay') {
+      const why = found.corrupt ? ' (its entry is corrupt)' : '';
+      throw new InfraError(this.role, `replay: no recorded reply${why} for the request "${firstWords(body)}" (key ${key.slice(0, 12)}; ${this.model})`, 0);
+    }
+    const base = { version: 1 as const, key, role: this.role, model: this.model, time: new Date().toISOString() };
+    try {
+      const r = await this.send(body, started);
+      await store(this.cache, { ...base, outcome: { kind: 'completion', completion: r.completion as unknown as { choices: unknown[] } }, tokens: usageOf(r.completion), latencyMs: r.latencyMs, attempts: r.attempts });
+      return r;
+    } catch (e) {
+      const api = e instanceof ModelError && e.reason === 'bad-request' && e.cause instanceof APIError ? e.cause : undefined;
+      if (api?.status !== undefined) {
+        await store(this.cache, { ...base, outcome: { kind: 'refusal', status: api.status, body: api.error ?? null, message: api.message.replace(/^\d{3} /, '') }, tokens: { ...NO_USAGE }, latencyMs: Date.now() - started, attempts: 1 });
+      }
+      throw e;
+    }
+  }
+
+  /** The provider call with its retries: only the reply of the request that finally succeeded is recorded. */
+  private async send(body: ChatCompletionCreateParamsNonStreaming, started: number): Promise<{ completion: ChatCompletion; attempts: number; latencyMs: number }> {
     const { value, attempts } = await withRetries(this.role, this.policy, async () => {
       const completion = await this.sdk.chat.completions.create(body);
       // An OpenAI-compatible server that answers 200 without choices is broken, not the model: retry it.
