@@ -50,6 +50,11 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   config: { run: async () => (await import('./config.js')).configCommand, help: CONFIG_USAGE.replace(/^usage: iwb /, '') },
   protocol: { run: async () => (await import('./protocol.js')).protocolCommand, help: PROTOCOL_USAGE.replace(/^usage: iwb /, '') },
+  cache: {
+    run: async () => (await import('./cache.js')).cacheCommand,
+    help: 'cache stats [--json] | cache prune --older-than 7d   (recorded model calls: entries, size, hit rate; prune by age)',
+    usesConfig: true,
+  },
   init: { run: async () => (await import('./init.js')).initCommand, help: INIT_USAGE.replace(/^usage: iwb /, '') },
 };
 
