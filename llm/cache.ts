@@ -23,8 +23,16 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Images (data URLs, megabytes each) stand in the key as their hash. */
+/**
+ * The random nonce of an untrusted-data fence (judge/prompt.ts: `<<<BEGIN UNTRUSTED PAGE CONTENT 1a2b...>>>`)
+ * guards against a page forging the fence; it says nothing about the request, and left in it would make every
+ * fenced request a miss on replay.
+ */
+const FENCE_NONCE = /<<<(BEGIN|END) ([A-Z][A-Z ]*?) [0-9a-f]{8,64}>>>/g;
+
+/** Images (data URLs, megabytes each) stand in the key as their hash; fence nonces as a constant. */
 function hashImages(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(FENCE_NONCE, '<<<$1 $2 nonce>>>');
   if (Array.isArray(value)) return value.map(hashImages);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};

@@ -65,6 +65,8 @@ describe('model-call cache', () => {
     assert.equal(fake.requests.length, 3, 'each differs from the others, so each is a miss');
     const img = (x: string) => ({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${x}` } }] }] });
     assert.notEqual(requestKey('http://h/v1', img('AAAA')), requestKey('http://h/v1', img('AAAB')));
+    const fenced = (n: string) => ({ messages: [{ role: 'user', content: `<<<BEGIN UNTRUSTED PAGE CONTENT ${n}>>>\nhi\n<<<END UNTRUSTED PAGE CONTENT ${n}>>>` }] });
+    assert.equal(requestKey('http://h/v1', fenced('0a1b2c3d4e5f')), requestKey('http://h/v1', fenced('ffeeddccbbaa')), 'a fence nonce is not part of the request');
     assert.equal(requestKey('http://h/v1/', { a: 1, b: 2 }), requestKey('http://h/v1', { b: 2, a: 1 }), 'field order and a trailing slash do not matter');
   });
 
