@@ -4,6 +4,7 @@ import { closestKnown, unknownEnv } from './env-registry.js';
 import './settings.js';
 import '../llm/roles.js';
 import '../llm/cache-store.js';
+import '../llm/limits.js';
 import '../judge/settings.js';
 import './file.js';
 

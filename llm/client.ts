@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { firstWords, requestKey } from './cache.js';
 import { lookup, store, type LlmCacheConfig } from './cache-store.js';
 import { InfraError, ModelError, SchemaError } from './errors.js';
+import { limited, type RoleLimits } from './limits.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
 import { currentMode, endpointKey, isFormatRefusal, remember, schemaInstruction, stepDown, type ConcreteMode } from './structured-mode.js';
@@ -27,6 +28,8 @@ export interface ClientOptions {
   prices?: PriceTable;
   /** Record/replay of model calls (llm/cache-store.ts); absent means off, so only entry points opt in. */
   cache?: LlmCacheConfig;
+  /** IWB_<ROLE>_CONCURRENCY and IWB_<ROLE>_RPM (llm/limits.ts), applied to every HTTP attempt. */
+  limits?: Partial<Record<Role, RoleLimits>>;
 }
 
 function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
@@ -91,6 +94,7 @@ export class ModelClient {
   private readonly maxTokens: number;
   private readonly endpoint: string;
   private readonly cache: LlmCacheConfig | undefined;
+  private readonly limits: RoleLimits | undefined;
 
   constructor(
     private readonly config: RoleConfig,
@@ -104,6 +108,7 @@ export class ModelClient {
     this.schemaRetries = options.schemaRetries ?? 2;
     this.meter = options.meter ?? new UsageMeter(options.prices);
     this.cache = options.cache?.mode === 'off' ? undefined : options.cache;
+    this.limits = options.limits?.[config.role];
     this.sdk = new OpenAI({
       apiKey: config.apiKey,
       ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
@@ -184,7 +189,7 @@ export class ModelClient {
   /** The provider call with its retries: only the reply of the request that finally succeeded is recorded. */
   private async send(body: ChatCompletionCreateParamsNonStreaming, started: number): Promise<{ completion: ChatCompletion; attempts: number; latencyMs: number }> {
     const { value, attempts } = await withRetries(this.role, this.policy, async () => {
-      const completion = await this.sdk.chat.completions.create(body);
+      const completion = await limited(this.limits, this.endpoint, this.role, () => this.sdk.chat.completions.create(body));
       // An OpenAI-compatible server that answers 200 without choices is broken, not the model: retry it.
       if (!completion || !Array.isArray(completion.choices) || completion.choices.length === 0) {
         throw new SyntaxError('a completion with no choices');
