@@ -60,9 +60,9 @@ test('IWB_<ROLE>_RPM is shared by two processes through the run folder', async (
 
 test('429 with Retry-After is honoured: the retry waits the time the server asked for', async () => {
   const at: number[] = [];
-  fake.script((_req, i) => {
+  fake.script(() => {
     at.push(Date.now());
-    return i === 0 ? reply.status(429, 'slow down', { 'retry-after': '1' }) : reply.text('ok');
+    return at.length === 1 ? reply.status(429, 'slow down', { 'retry-after': '1' }) : reply.text('ok');
   });
   const c = new ModelClient({ role: 'judge', model: 'm', baseURL: fake.baseURL, apiKey: 'k' }, { retry: FAST });
   const r = await c.chat([{ role: 'user', content: 'hi' }]);
