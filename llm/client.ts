@@ -8,8 +8,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import { firstWords, requestKey } from './cache.js';
-import { lookup, store, type LlmCacheConfig } from './cache-store.js';
+import { callKey, requestGist, type CallCache } from './call-cache.js';
 import { InfraError, ModelError, SchemaError } from './errors.js';
 import { limited, type RoleLimits } from './limits.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
@@ -20,16 +19,16 @@ import type { ChatMessage, ChatOptions, ChatResult, StructuredResult, ToolCall, 
 import { addUsage, NO_USAGE, UsageMeter, type PriceTable, type RoleUsage, type TokenUsage } from './usage.js';
 
 export interface ClientOptions {
+  /** Record / replay of model calls (llm/call-cache.ts); absent: every call goes to the endpoint. */
+  cache?: CallCache;
+  /** IWB_<ROLE>_CONCURRENCY and IWB_<ROLE>_RPM (llm/limits.ts), applied to every HTTP attempt; a cache hit takes no turn. */
+  limits?: Partial<Record<Role, RoleLimits>>;
   retry?: Partial<RetryPolicy>;
   /** Extra attempts for a structured reply that fails its schema; each gets the validation error fed back. */
   schemaRetries?: number;
   /** Share one meter across the clients of a run to get per-role totals in one place. */
   meter?: UsageMeter;
   prices?: PriceTable;
-  /** Record/replay of model calls (llm/cache-store.ts); absent means off, so only entry points opt in. */
-  cache?: LlmCacheConfig;
-  /** IWB_<ROLE>_CONCURRENCY and IWB_<ROLE>_RPM (llm/limits.ts), applied to every HTTP attempt. */
-  limits?: Partial<Record<Role, RoleLimits>>;
 }
 
 function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
@@ -79,6 +78,13 @@ function reasoningField(message: unknown): string | undefined {
   return typeof r === 'string' && r.trim() !== '' ? r : undefined;
 }
 
+function isEmptyReply(completion: ChatCompletion): boolean {
+  const choice = completion.choices[0]!;
+  const m = choice.message;
+  if (choice.finish_reason === 'length' || m.refusal || m.tool_calls?.length) return false;
+  return m.content == null || splitReasoning(m.content).text?.trim() === '';
+}
+
 function usageOf(completion: ChatCompletion): TokenUsage {
   return { prompt: completion.usage?.prompt_tokens ?? 0, completion: completion.usage?.completion_tokens ?? 0 };
 }
@@ -93,7 +99,7 @@ export class ModelClient {
   private readonly meter: UsageMeter;
   private readonly maxTokens: number;
   private readonly endpoint: string;
-  private readonly cache: LlmCacheConfig | undefined;
+  private readonly cache: CallCache | undefined;
   private readonly limits: RoleLimits | undefined;
 
   constructor(
@@ -106,9 +112,9 @@ export class ModelClient {
     this.maxTokens = config.maxTokens ?? ROLE_DEFAULTS[config.role].maxTokens;
     this.endpoint = endpointKey(config.baseURL, config.model);
     this.schemaRetries = options.schemaRetries ?? 2;
-    this.meter = options.meter ?? new UsageMeter(options.prices);
-    this.cache = options.cache?.mode === 'off' ? undefined : options.cache;
+    this.cache = options.cache;
     this.limits = options.limits?.[config.role];
+    this.meter = options.meter ?? new UsageMeter(options.prices);
     this.sdk = new OpenAI({
       apiKey: config.apiKey,
       ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
@@ -155,39 +161,17 @@ export class ModelClient {
       ...(this.config.seed !== undefined ? { seed: this.config.seed } : {}),
       ...params,
     };
-    if (!this.cache) return this.send(body, started);
-    const key = requestKey(this.config.baseURL, body);
-    const found = await lookup(this.cache, key, this.role);
-    if (found.hit) {
-      const { outcome, tokens, latencyMs, attempts } = found.entry;
-      if (outcome.kind === 'refusal') {
-        // Thrown through the retry loop so it becomes the same ModelError, and structured mode steps down as it did.
-        const refusal = APIError.generate(outcome.status, outcome.body as object, outcome.message, new Headers());
-        await withRetries(this.role, { ...this.policy, retries: 0 }, () => Promise.reject(refusal));
+    const key = this.cache && this.cache.mode !== 'off' ? callKey(this.config.baseURL, body) : undefined;
+    if (key) {
+      const hit = await this.cache!.get(key);
+      if (hit) {
+        this.meter.record(this.role, this.model, usageOf(hit.completion));
+        return { completion: hit.completion, attempts: 1, latencyMs: hit.latencyMs };
       }
-      this.meter.record(this.role, this.model, tokens);
-      return { completion: (outcome as { completion: unknown }).completion as ChatCompletion, attempts, latencyMs };
-    }
-    if (this.cache.mode === 'replay') {
-      const why = found.corrupt ? ' (its entry is corrupt)' : '';
-      throw new InfraError(this.role, `replay: no recorded reply${why} for the request "${firstWords(body)}" (key ${key.slice(0, 12)}; ${this.model})`, 0);
-    }
-    const base = { version: 1 as const, key, role: this.role, model: this.model, time: new Date().toISOString() };
-    try {
-      const r = await this.send(body, started);
-      await store(this.cache, { ...base, outcome: { kind: 'completion', completion: r.completion as unknown as { choices: unknown[] } }, tokens: usageOf(r.completion), latencyMs: r.latencyMs, attempts: r.attempts });
-      return r;
-    } catch (e) {
-      const api = e instanceof ModelError && e.reason === 'bad-request' && e.cause instanceof APIError ? e.cause : undefined;
-      if (api?.status !== undefined) {
-        await store(this.cache, { ...base, outcome: { kind: 'refusal', status: api.status, body: api.error ?? null, message: api.message.replace(/^\d{3} /, '') }, tokens: { ...NO_USAGE }, latencyMs: Date.now() - started, attempts: 1 });
+      if (this.cache!.mode === 'replay') {
+        throw new InfraError(this.role, `IWB_LLM_CACHE=replay: no recorded reply for this request (model ${this.model}, "${requestGist(body)}")`, 0);
       }
-      throw e;
     }
-  }
-
-  /** The provider call with its retries: only the reply of the request that finally succeeded is recorded. */
-  private async send(body: ChatCompletionCreateParamsNonStreaming, started: number): Promise<{ completion: ChatCompletion; attempts: number; latencyMs: number }> {
     const { value, attempts } = await withRetries(this.role, this.policy, async () => {
       const completion = await limited(this.limits, this.endpoint, this.role, () => this.sdk.chat.completions.create(body));
       // An OpenAI-compatible server that answers 200 without choices is broken, not the model: retry it.
@@ -197,7 +181,10 @@ export class ModelClient {
       return completion;
     });
     this.meter.record(this.role, this.model, usageOf(value));
-    return { completion: value, attempts, latencyMs: Date.now() - started };
+    const latencyMs = Date.now() - started;
+    // An empty reply is a hiccup to be asked again, not an answer to be replayed.
+    if (key && !isEmptyReply(value)) await this.cache!.put(key, this.role, this.model, value, latencyMs);
+    return { completion: value, attempts, latencyMs };
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
@@ -216,13 +203,24 @@ export class ModelClient {
     const limit = options.maxTokens ?? this.maxTokens;
     let { completion, attempts, latencyMs } = await request(limit);
     let usage = usageOf(completion);
-    if (completion.choices[0]!.finish_reason === 'length') {
-      // Cut at the limit: once more with a higher one; a second cut is the caller's to report.
-      const again = await request(limit * CUT_RETRY_FACTOR);
+    const resend = async (maxTokens: number) => {
+      const again = await request(maxTokens);
       completion = again.completion;
       attempts += again.attempts;
       latencyMs += again.latencyMs;
       usage = addUsage(usage, usageOf(again.completion));
+    };
+    // An empty reply that was neither cut, refused nor a tool call is a provider hiccup (overload, a dropped
+    // stream), not the model's answer: resent within the retry policy, then the endpoint's failure.
+    for (let empties = 0; isEmptyReply(completion); ) {
+      if (++empties > this.policy.retries) {
+        throw new InfraError(this.role, `the endpoint returned an empty reply ${empties} time(s)`, attempts);
+      }
+      await resend(limit);
+    }
+    if (completion.choices[0]!.finish_reason === 'length') {
+      // Cut at the limit: once more with a higher one; a second cut is the caller's to report.
+      await resend(limit * CUT_RETRY_FACTOR);
     }
     const choice = completion.choices[0]!;
     const toolCalls: ToolCall[] = [];

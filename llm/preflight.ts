@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
 import { deflateSync } from 'node:zlib';
 import { z } from 'zod';
-import { LLM_CACHE_VARIABLE, readLlmCache } from './cache-store.js';
 import { ModelClient } from './client.js';
 import { describeError, InfraError, ModelError } from './errors.js';
 import { roleVariable, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
@@ -189,18 +188,10 @@ function explain(config: RoleConfig, e: unknown, what: string): string {
 }
 
 export async function preflight(roles: RoleConfigs, needs: Partial<Record<Role, RoleNeeds>>, timeoutMs?: number): Promise<PreflightReport> {
-  // Under replay no endpoint is contacted (it may be gone): probing one would fail a run that needs none, and a
-  // request the recording lacks is errored on its own. The preflight is never cached: it exists to test the live endpoint.
-  if (readLlmCache().mode === 'replay') return { ok: true, roles: Object.keys(needs).map((role) => skipped(roles[role as Role]!)) };
   const checks = await Promise.all(
     (Object.entries(needs) as Array<[Role, RoleNeeds]>).map(([role, n]) => checkRole(roles[role]!, n, timeoutMs)),
   );
   return { ok: checks.every((c) => c.ok), roles: checks };
-}
-
-function skipped(config: RoleConfig): RoleCheck {
-  const notes = [`not checked: ${LLM_CACHE_VARIABLE}=replay answers every call from the recorded cache`];
-  return { role: config.role, model: config.model, baseURL: config.baseURL ?? null, ok: true, structuredOutput: null, tools: null, images: null, problems: [], notes, durationMs: 0 };
 }
 
 /** One message for a run that cannot start: each failing role, its variable, what failed and the fix. */
