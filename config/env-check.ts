@@ -3,6 +3,7 @@ import { closestKnown, unknownEnv } from './env-registry.js';
 // A new settings module adds one import here (test/env-registry.test.ts fails until it does).
 import './settings.js';
 import '../llm/roles.js';
+import '../llm/limits.js';
 import '../judge/settings.js';
 import './file.js';
 

@@ -10,6 +10,7 @@ import type {
 import { z } from 'zod';
 import { callKey, requestGist, type CallCache } from './call-cache.js';
 import { InfraError, ModelError, SchemaError } from './errors.js';
+import { limited, type RoleLimits } from './limits.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
 import { currentMode, endpointKey, isFormatRefusal, remember, schemaInstruction, stepDown, type ConcreteMode } from './structured-mode.js';
@@ -20,6 +21,8 @@ import { addUsage, NO_USAGE, UsageMeter, type PriceTable, type RoleUsage, type T
 export interface ClientOptions {
   /** Record / replay of model calls (llm/call-cache.ts); absent: every call goes to the endpoint. */
   cache?: CallCache;
+  /** IWB_<ROLE>_CONCURRENCY and IWB_<ROLE>_RPM (llm/limits.ts), applied to every HTTP attempt; a cache hit takes no turn. */
+  limits?: Partial<Record<Role, RoleLimits>>;
   retry?: Partial<RetryPolicy>;
   /** Extra attempts for a structured reply that fails its schema; each gets the validation error fed back. */
   schemaRetries?: number;
@@ -97,6 +100,7 @@ export class ModelClient {
   private readonly maxTokens: number;
   private readonly endpoint: string;
   private readonly cache: CallCache | undefined;
+  private readonly limits: RoleLimits | undefined;
 
   constructor(
     private readonly config: RoleConfig,
@@ -109,6 +113,7 @@ export class ModelClient {
     this.endpoint = endpointKey(config.baseURL, config.model);
     this.schemaRetries = options.schemaRetries ?? 2;
     this.cache = options.cache;
+    this.limits = options.limits?.[config.role];
     this.meter = options.meter ?? new UsageMeter(options.prices);
     this.sdk = new OpenAI({
       apiKey: config.apiKey,
@@ -168,7 +173,7 @@ export class ModelClient {
       }
     }
     const { value, attempts } = await withRetries(this.role, this.policy, async () => {
-      const completion = await this.sdk.chat.completions.create(body);
+      const completion = await limited(this.limits, this.endpoint, this.role, () => this.sdk.chat.completions.create(body));
       // An OpenAI-compatible server that answers 200 without choices is broken, not the model: retry it.
       if (!completion || !Array.isArray(completion.choices) || completion.choices.length === 0) {
         throw new SyntaxError('a completion with no choices');
