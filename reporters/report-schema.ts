@@ -60,6 +60,8 @@ export const ReportSchema = z.object({
     dataset: z.string(),
     agents: z.array(z.string()),
     playwrightStatus: z.string(),
+    /** The rule set the run was scored under (IWB_PROFILE, config/profiles.ts); absent in older reports = iwb. */
+    profile: z.string().optional(),
     /** Which simulated user answered (IWB_USER): contained or paper. */
     user: z.string().optional(),
     /** Where the degradation records behind CHR-degraded came from. */
