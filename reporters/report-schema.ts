@@ -30,6 +30,8 @@ export const AggregateSchema = z.object({
   unjudgedSlots: z.number(),
   erroredSlots: z.number(),
   erroredCases: z.number(),
+  /** The paper's VCI: total verify steps / total implement steps over the cases, beside the per-case mean `vci`. */
+  vciPooled: z.number().nullable().default(null),
   /** Tokens and cost per model role; costUsd is null when a model it used has no price (IWB_PRICES). */
   usage: z.record(z.string(), RoleCostSchema),
   costUsd: z.number().nullable(),
