@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { COMPARE_METRICS, compareRuns, type CompareMetric, type Comparison, type LeaderboardRow, type RunInput } from '../reporters/compare.js';
+import { COMPARE_METRICS, compareRuns, profileMismatch, type CompareMetric, type Comparison, type LeaderboardRow, type RunInput } from '../reporters/compare.js';
 import { readReport } from '../reporters/report-schema.js';
 import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
-const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr]';
+const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr] [--mixed]';
 
 /**
  * `iwb compare`: a leaderboard over runs, with the neighbours the data cannot tell apart marked. Exit 2
@@ -13,7 +13,7 @@ const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | rep
  * ranked on half its figures.
  */
 export async function compareCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['metric'], boolean: ['json'] });
+  const { positional, flags } = parseArgs(args, { string: ['metric'], boolean: ['json', 'mixed'] });
   if (positional.length === 0) throw new UsageError(USAGE);
   const metric = String(flags.get('metric') ?? 'tcr');
   if (!isMetric(metric)) throw new UsageError(`--metric must be one of ${COMPARE_METRICS.join(', ')}\n${USAGE}`);
@@ -28,6 +28,12 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
       return 2;
     }
   }
+  const mismatch = profileMismatch(runs);
+  if (mismatch && !flags.has('mixed')) {
+    io.err(`iwb compare: ${mismatch}. Re-score under one profile, or pass --mixed to rank them anyway.`);
+    return 2;
+  }
+  if (mismatch) io.err(`iwb compare: warning (--mixed): ${mismatch}.`);
   const result = compareRuns(runs, { metric });
   io.out(flags.has('json') ? JSON.stringify(result, null, 2) : describe(result, runs.length));
   return 0;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { USER_KINDS, type UserKind } from '../personas/types.js';
 import { findChromium, type ChromiumSource } from './chromium.js';
 import { declareEnv } from './env-registry.js';
+import { PROFILE_NAMES, PROFILES } from './profiles.js';
 
 /**
  * Every environment variable the harness reads, read once into a typed object. Nothing deeper than the
@@ -28,6 +29,7 @@ const VARIABLES = {
   unsafeNoSandbox: declareEnv('IWB_UNSAFE_NO_SANDBOX', '1 runs untrusted processes unconfined when no sandbox is available'),
   split: declareEnv('IWB_SPLIT', 'dev, holdout or all: which side of the seeded 80/20 task split runs'),
   episodeTimeoutMs: declareEnv('IWB_EPISODE_TIMEOUT', "an episode's whole budget (60m, 90s, 1h or ms), apart from Playwright's per-test timeout"),
+  profile: declareEnv('IWB_PROFILE', 'iwb (default) or paper: the judge, verdict, crash and metric rules a run follows (config/profiles.ts)'),
   user: declareEnv('IWB_USER', 'the simulated user: contained (default) or paper (needs IWB_USER_MODEL)'),
   llmCache: declareEnv('IWB_LLM_CACHE', 'record (read the model call cache, call on a miss, store), replay (never call: a miss is errored) or off'),
   llmCacheDir: declareEnv('IWB_LLM_CACHE_DIR', 'where model calls are recorded; default llm-cache/ beside IWB_RUN_DIR, shared by runs'),
@@ -76,6 +78,8 @@ const SettingsSchema = z.object({
   /** Run untrusted processes unconfined when no sandbox is available (sandbox/detect.ts says what that exposes). */
   unsafeNoSandbox: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   split: z.enum(['dev', 'holdout', 'all']).default('all'),
+  /** The rule set (config/profiles.ts). */
+  profile: z.enum(PROFILE_NAMES).default('iwb'),
   /** Unset: the profile's default (contained unless a profile says otherwise). */
   user: z.enum(USER_KINDS).optional(),
   /** A degradation records file (iwb personas annotate --out) for a dataset that carries none. */
@@ -116,9 +120,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
   };
 }
 
-/** Which simulated user a run uses: IWB_USER, else the contained user. */
-export function userKind(s: Pick<Settings, 'user'>): UserKind {
-  return s.user ?? 'contained';
+/** Which simulated user a run uses: IWB_USER, else the profile's default user. */
+export function userKind(s: Pick<Settings, 'user'> & Partial<Pick<Settings, 'profile'>>): UserKind {
+  return s.user ?? PROFILES[s.profile ?? 'iwb'].defaultUser;
 }
 
 /** Where derived degradation records are cached when no file is given or kept beside the dataset. */

@@ -50,9 +50,22 @@ export function aggregate(cases: readonly CaseResult[], opts: AggregateOptions =
     unjudgedSlots: slots.filter((s) => s.status === 'unjudged').length,
     erroredSlots: slots.filter((s) => s.status === 'errored').length,
     erroredCases: cases.filter((c) => c.episodeStatus === 'errored').length,
+    vciPooled: pooledVci(cases),
     usage,
     costUsd: costs.some((c) => c === null) ? null : costs.reduce<number>((a, b) => a + (b ?? 0), 0),
   };
+}
+
+/** Verify steps over implement steps summed across cases: long episodes weigh more, as in the paper. */
+export function pooledVci(cases: readonly Pick<CaseResult, 'verifySteps' | 'implementSteps'>[]): number | null {
+  let verify = 0;
+  let implement = 0;
+  for (const c of cases) {
+    if (c.verifySteps === null || c.implementSteps === null) continue;
+    verify += c.verifySteps;
+    implement += c.implementSteps;
+  }
+  return implement > 0 ? verify / implement : null;
 }
 
 /** Tokens per role; a role's cost is unknown (null) as soon as one model it used has no price. */

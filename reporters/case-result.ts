@@ -24,6 +24,9 @@ export const CaseResultSchema = z.object({
   chrLlm: rate,
   ias: rate,
   vci: rate,
+  /** The step counts behind VCI, so it can also be pooled over cases (the paper's reading). */
+  verifySteps: z.number().nullable().default(null),
+  implementSteps: z.number().nullable().default(null),
   questionBeforeCode: z.boolean().nullable(),
   blind: z.boolean().nullable(),
   linesOfCode: z.number().nullable(),

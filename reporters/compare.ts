@@ -64,6 +64,22 @@ export interface Comparison {
 }
 
 /**
+ * Reports scored under different profiles (config/profiles.ts) follow different verdict and metric rules,
+ * so their figures do not rank against each other. Returns why, or null when every report shares one
+ * profile (a report older than profiles counts as iwb).
+ */
+export function profileMismatch(runs: readonly RunInput[]): string | null {
+  const byProfile = new Map<string, string[]>();
+  for (const r of runs) {
+    const profile = r.report.meta.profile ?? 'iwb';
+    byProfile.set(profile, [...(byProfile.get(profile) ?? []), r.file]);
+  }
+  if (byProfile.size < 2) return null;
+  const listed = [...byProfile].map(([p, files]) => `${p}: ${files.join(', ')}`).join('; ');
+  return `the reports were scored under different profiles (${listed}); their verdict and metric rules differ (crash rule, unmentioned slots, pooled VCI), so their figures are not comparable`;
+}
+
+/**
  * A short name per report: its folder for `<dir>/report.json`, else its file name. Runs that would share
  * a name (two `iwb-report/report.json`) keep their paths, so no two rows read alike.
  */

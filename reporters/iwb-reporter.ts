@@ -105,7 +105,7 @@ export default class IwbReporter implements Reporter {
     const sandbox = [...new Set(records.map((r) => r.episode?.sandbox).filter((s): s is string => Boolean(s)))].sort().join(', ') || 'unknown';
     const report = buildReport(
       records,
-      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, sandbox, ...episodeMeta(records) },
+      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, profile: readSettings().profile, sandbox, ...episodeMeta(records) },
       { prices: this.prices },
     );
     const firstError = records.find((r) => r.status === 'errored')?.evidence;

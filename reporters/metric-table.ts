@@ -42,6 +42,8 @@ export const METRICS = [
   { key: 'vbr', title: 'VBR', unit: 'percent', digits: 1, definition: '1 if the final page fails a deterministic visual check (horizontal overflow, overlapping text, broken images, console errors, blank or unreachable page); with a judge model the page is also scored 1-5', needs: '', value: (c) => rate(c.visualBug), show: { terminal: true, markdown: true, card: 'final pages with a visual bug' } },
   { key: 'submitRate', title: 'submit', unit: 'percent', digits: 1, definition: '1 if the agent submitted (rather than hitting the step cap, a verification deadlock or erroring)', needs: '', value: (c) => rate(c.submitted), show: { markdown: true } },
   { key: 'linesOfCode', title: 'LOC', unit: 'number', digits: 0, definition: 'lines of code of the final workspace', needs: '', value: (c) => c.linesOfCode, show: { markdown: true } },
+  { key: 'askRate', title: 'ask', unit: 'percent', digits: 1, definition: '1 if the agent asked at least one question (the paper reports it)', needs: '', value: (c) => (c.questions === null ? null : c.questions > 0 ? 1 : 0), show: { markdown: true } },
+  { key: 'questions', title: 'questions', unit: 'number', digits: 2, definition: 'questions the agent asked (the mean is the paper\'s average questions)', needs: '', value: (c) => c.questions, show: { markdown: true } },
   { key: 'steps', title: 'steps', unit: 'number', digits: 2, definition: 'steps the episode took', needs: '', value: (c) => c.steps, show: { markdown: true } },
 ] as const satisfies readonly MetricRow[];
 

@@ -96,6 +96,8 @@ export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
     chrLlm: intent && episode && episode.questions.length > 0 ? intent.hitSlots.filter((id) => slots.some((s) => s.slotId === id)).length / slots.length : null,
     ias: intent?.ias ?? null,
     vci: episode ? verifyCoverage(episode.counts) : null,
+    verifySteps: episode ? episode.counts.verify : null,
+    implementSteps: episode ? episode.counts.implement : null,
     questionBeforeCode: episode ? episode.questionBeforeCode : null,
     blind: episode && episode.status !== 'errored' ? isBlind(episode.counts) : null,
     linesOfCode: episode ? episode.linesOfCode : null,

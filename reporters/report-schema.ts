@@ -30,6 +30,8 @@ export const AggregateSchema = z.object({
   unjudgedSlots: z.number(),
   erroredSlots: z.number(),
   erroredCases: z.number(),
+  /** The paper's VCI: total verify steps / total implement steps over the cases, beside the per-case mean `vci`. */
+  vciPooled: z.number().nullable().default(null),
   /** Tokens and cost per model role; costUsd is null when a model it used has no price (IWB_PRICES). */
   usage: z.record(z.string(), RoleCostSchema),
   costUsd: z.number().nullable(),
@@ -60,6 +62,8 @@ export const ReportSchema = z.object({
     dataset: z.string(),
     agents: z.array(z.string()),
     playwrightStatus: z.string(),
+    /** The rule set the run was scored under (IWB_PROFILE, config/profiles.ts); absent in older reports = iwb. */
+    profile: z.string().optional(),
     /** Which simulated user answered (IWB_USER): contained or paper. */
     user: z.string().optional(),
     /** Where the degradation records behind CHR-degraded came from. */

@@ -15,6 +15,8 @@ export interface RunMeta {
   agents: string[];
   playwrightStatus: string;
   sandbox?: string;
+  /** The rule set (IWB_PROFILE). */
+  profile?: string;
   /** Which simulated user answered ("contained", "paper"; several joined by ", " in a mixed merge). */
   user?: string;
   /** Where the degradation records behind CHR-degraded came from. */

@@ -151,3 +151,24 @@ test('npx iwb compare prints the leaderboard, marks the inseparable pair, and --
 
   await assert.rejects(iwb([files.weak, '--metric', 'ias']), (e: { code: number; stderr: string }) => e.code === 2 && /--metric must be one of tcr, hr, sr/.test(e.stderr));
 });
+
+test('reports of different profiles are not ranked together unless --mixed, and the refusal says why', async () => {
+  const iwbRun = reportOf(run('a', 4, 2, () => 2));
+  const paperRun = reportOf(run('b', 4, 2, () => 1));
+  paperRun.meta.profile = 'paper';
+  const files = { iwb: path.join(tmp, 'profile-iwb.json'), paper: path.join(tmp, 'profile-paper.json') };
+  await fs.writeFile(files.iwb, JSON.stringify(iwbRun));
+  await fs.writeFile(files.paper, JSON.stringify(paperRun));
+  const refused = capture();
+  assert.equal(await compareCommand([files.iwb, files.paper], refused), 2);
+  assert.match(refused.errText(), /different profiles \(iwb: .*profile-iwb\.json; paper: .*profile-paper\.json\).*not comparable.*--mixed/);
+  assert.equal(refused.outText(), '');
+  const mixed = capture();
+  assert.equal(await compareCommand([files.iwb, files.paper, '--mixed'], mixed), 0);
+  assert.match(mixed.errText(), /warning \(--mixed\)/);
+  assert.match(mixed.outText(), /ranked by TCR/);
+  // One profile on both sides: no complaint.
+  const same = capture();
+  assert.equal(await compareCommand([files.iwb, files.iwb], same), 0);
+  assert.equal(same.errText(), '');
+});

@@ -1,0 +1,63 @@
+import type { UserKind } from '../personas/types.js';
+
+/**
+ * A profile is the set of scoring rules a run follows, kept as data in one table so a rule differs
+ * between profiles in exactly one place. `iwb` keeps harness failures apart from the model's; `paper`
+ * follows the published scripts so numbers line up with the paper's tables.
+ */
+export const PROFILE_NAMES = ['iwb', 'paper'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+export interface Profile {
+  /** The simulated user when IWB_USER is unset. */
+  defaultUser: UserKind;
+  /** How the LLM judge is run: one session per slot, or the paper's one session per case. */
+  judgeSession: 'slot' | 'case';
+  /** Turns of the paper-shaped case session; the last one demands a verdict for every slot. */
+  judgeTurns: number;
+  /** Screenshots the judge keeps in memory (null: all of them). */
+  judgeScreenshotMemory: number | null;
+  /** A pass, once given in a case session, stands even if a later turn says otherwise. */
+  stickyPass: boolean;
+  /** A slot the judge never gives a verdict for: failed (paper) or errored (iwb, the harness's gap). */
+  unmentioned: 'fail' | 'errored';
+  /** The instruction the judge reads: always the gold one, or gold only when the agent submitted. */
+  judgeInstruction: 'gold' | 'gold-if-submitted';
+  /** A console error, exception or empty body on load fails every slot of the case before judging. */
+  crashRule: boolean;
+  /** The headline VCI: mean of per-case ratios, or verify steps over code steps pooled over all cases. */
+  vci: 'per-case-mean' | 'pooled';
+  /** IAS of a trajectory with no reasoning text: not scored (null) or 1, as the paper does. */
+  iasWithoutReasoning: null | 1;
+}
+
+export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
+  iwb: {
+    defaultUser: 'contained',
+    judgeSession: 'slot',
+    judgeTurns: 16,
+    judgeScreenshotMemory: null,
+    stickyPass: false,
+    unmentioned: 'errored',
+    judgeInstruction: 'gold',
+    crashRule: false,
+    vci: 'per-case-mean',
+    iasWithoutReasoning: null,
+  },
+  paper: {
+    defaultUser: 'paper',
+    judgeSession: 'case',
+    judgeTurns: 16,
+    judgeScreenshotMemory: 3,
+    stickyPass: true,
+    unmentioned: 'fail',
+    judgeInstruction: 'gold-if-submitted',
+    crashRule: true,
+    vci: 'pooled',
+    iasWithoutReasoning: 1,
+  },
+};
+
+export function profileOf(name: ProfileName): Profile {
+  return PROFILES[name];
+}
