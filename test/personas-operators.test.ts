@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { allPersonaDefinitions } from '../personas/definitions.js';
-import { BAKERY_TASK } from '../personas/example-task.js';
+import { BAKERY_TASK } from './example-task.js';
 import { degradeOffline, OPERATORS } from '../personas/operators.js';
 import { appType } from '../personas/p-min/operator.js';
 import { sentences, tokens } from '../personas/text.js';
