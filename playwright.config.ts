@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { CHROMIUM_ARGS } from './config/settings.js';
+import { BROWSER_WS_VARIABLE, CHROMIUM_ARGS } from './config/settings.js';
 import { isUserError, startRun, type StartedRun } from './config/start.js';
 import { PERSONAS } from './slots/schema.js';
 import { personaTag } from './specs/cases.js';
@@ -17,6 +17,7 @@ async function start(): Promise<StartedRun> {
   }
 }
 const { settings, notes } = await start();
+const sharedBrowser = rawProcessEnv()[BROWSER_WS_VARIABLE];
 // Workers load this file too; only the runner announces.
 if (!rawProcessEnv().TEST_WORKER_INDEX) process.stderr.write(notes.map((n) => `[iwb] ${n}\n`).join(''));
 
@@ -55,6 +56,8 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 800 },
     launchOptions: { executablePath: settings.chromium, args: CHROMIUM_ARGS },
+    // Workers share the browser server fixtures/global-setup.ts starts (the runner itself never opens one).
+    ...(sharedBrowser ? { connectOptions: { wsEndpoint: sharedBrowser } } : {}),
     // Tracing every slot test costs more than judging it; pass --trace retain-on-failure to debug a run.
     trace: 'off',
     screenshot: 'only-on-failure',

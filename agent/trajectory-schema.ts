@@ -16,6 +16,7 @@ export const TrajectorySchema = z.looseObject({
   difficulty: z.string(),
   agent: z.looseObject({ name: z.string(), config: z.record(z.string(), z.unknown()) }),
   caseHash: z.string(),
+  runId: z.string().optional(),
   stepCap: z.number(),
   status: EpisodeStatusSchema,
   error: z.string().optional(),

@@ -85,6 +85,8 @@ export interface Trajectory {
   difficulty: string;
   agent: { name: string; config: Record<string, unknown> };
   caseHash: string;
+  /** The run that made it (fixtures/global-setup.ts): an errored episode is served only within that run. */
+  runId?: string;
   stepCap: number;
   status: EpisodeStatus;
   error?: string;

@@ -49,6 +49,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     help: 'personas mutate <dataset> [--offline --seed N] --out <file> | personas leak-test <dataset> [--offline] [--seed N] [--json]',
     usesConfig: true,
   },
+  cache: {
+    run: async () => (await import('./cache.js')).cacheCommand,
+    help: 'cache stats [--json] | cache prune --older-than <days>d   (the recorded model calls, IWB_LLM_CACHE_DIR)',
+    usesConfig: true,
+  },
   config: { run: async () => (await import('./config.js')).configCommand, help: CONFIG_USAGE.replace(/^usage: iwb /, '') },
   protocol: { run: async () => (await import('./protocol.js')).protocolCommand, help: PROTOCOL_USAGE.replace(/^usage: iwb /, '') },
   init: { run: async () => (await import('./init.js')).initCommand, help: INIT_USAGE.replace(/^usage: iwb /, '') },

@@ -30,10 +30,19 @@ const VARIABLES = {
   split: declareEnv('IWB_SPLIT', 'dev, holdout or all: which side of the seeded 80/20 task split runs'),
   episodeTimeoutMs: declareEnv('IWB_EPISODE_TIMEOUT', "an episode's whole budget (60m, 90s, 1h or ms), apart from Playwright's per-test timeout"),
   user: declareEnv('IWB_USER', 'the simulated user: contained (default) or paper (needs IWB_USER_MODEL)'),
+  llmCache: declareEnv('IWB_LLM_CACHE', 'record (read the model call cache, call on a miss, store), replay (never call: a miss is errored) or off'),
+  llmCacheDir: declareEnv('IWB_LLM_CACHE_DIR', 'where model calls are recorded; default llm-cache/ beside IWB_RUN_DIR, shared by runs'),
+  fresh: declareEnv('IWB_FRESH', '1 runs every episode again instead of reusing those of earlier runs in IWB_RUN_DIR'),
   degradation: declareEnv('IWB_DEGRADATION', 'a degradation records file (iwb personas annotate --out) for a dataset that carries none'),
 } as const;
+/** IWB_LLM_CACHE (llm/call-cache.ts): record reads and fills the model call cache, replay only reads it, off ignores it. */
+export const CALL_CACHE_MODES = ['record', 'replay', 'off'] as const;
+export type CallCacheMode = (typeof CALL_CACHE_MODES)[number];
+
 /** Set by the run itself (fixtures/global-setup.ts) for its workers, never by a user. */
 export const RUN_ID_VARIABLE = declareEnv('IWB_RUN_ID', 'set by a Playwright run for its workers: a case\'s episode is attempted once per run');
+/** Set by the run itself for its workers: the one browser server they all connect to (a failed slot restarts a worker, not a browser). */
+export const BROWSER_WS_VARIABLE = declareEnv('IWB_BROWSER_WS', 'set by a Playwright run for its workers: the endpoint of the browser server they share');
 export const SETTINGS_VARIABLES: Readonly<Record<keyof typeof VARIABLES, string>> = VARIABLES;
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -72,6 +81,10 @@ const SettingsSchema = z.object({
   user: z.enum(USER_KINDS).optional(),
   /** A degradation records file (iwb personas annotate --out) for a dataset that carries none. */
   degradation: z.string().optional(),
+  /** Reuse no episode of an earlier run (this run's own are still shared by its slot tests). */
+  fresh: flag.default(false),
+  llmCache: z.enum(CALL_CACHE_MODES).default('record'),
+  llmCacheDir: z.string().optional(),
 });
 export type Settings = Omit<z.infer<typeof SettingsSchema>, 'chromium'> & {
   /** The resolved browser (config/chromium.ts); undefined when none is installed. */
@@ -116,3 +129,8 @@ export function degradationCacheDir(s: Pick<Settings, 'runDir'>): string {
 
 /** Chromium flags this machine needs: no sandbox as root, and no calls home on a closed network. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'];
+
+/** Model calls are recorded beside the run folder (default .iwb/llm-cache), so runs that use other run folders share them. */
+export function llmCacheDir(settings: Pick<Settings, 'runDir' | 'llmCacheDir'>): string {
+  return path.resolve(settings.llmCacheDir ?? path.join(path.dirname(path.resolve(settings.runDir)), 'llm-cache'));
+}

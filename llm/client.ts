@@ -8,6 +8,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import { callKey, requestGist, type CallCache } from './call-cache.js';
 import { InfraError, ModelError, SchemaError } from './errors.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
@@ -17,6 +18,8 @@ import type { ChatMessage, ChatOptions, ChatResult, StructuredResult, ToolCall, 
 import { addUsage, NO_USAGE, UsageMeter, type PriceTable, type RoleUsage, type TokenUsage } from './usage.js';
 
 export interface ClientOptions {
+  /** Record / replay of model calls (llm/call-cache.ts); absent: every call goes to the endpoint. */
+  cache?: CallCache;
   retry?: Partial<RetryPolicy>;
   /** Extra attempts for a structured reply that fails its schema; each gets the validation error fed back. */
   schemaRetries?: number;
@@ -72,6 +75,13 @@ function reasoningField(message: unknown): string | undefined {
   return typeof r === 'string' && r.trim() !== '' ? r : undefined;
 }
 
+function isEmptyReply(completion: ChatCompletion): boolean {
+  const choice = completion.choices[0]!;
+  const m = choice.message;
+  if (choice.finish_reason === 'length' || m.refusal || m.tool_calls?.length) return false;
+  return m.content == null || splitReasoning(m.content).text?.trim() === '';
+}
+
 function usageOf(completion: ChatCompletion): TokenUsage {
   return { prompt: completion.usage?.prompt_tokens ?? 0, completion: completion.usage?.completion_tokens ?? 0 };
 }
@@ -86,6 +96,7 @@ export class ModelClient {
   private readonly meter: UsageMeter;
   private readonly maxTokens: number;
   private readonly endpoint: string;
+  private readonly cache: CallCache | undefined;
 
   constructor(
     private readonly config: RoleConfig,
@@ -97,6 +108,7 @@ export class ModelClient {
     this.maxTokens = config.maxTokens ?? ROLE_DEFAULTS[config.role].maxTokens;
     this.endpoint = endpointKey(config.baseURL, config.model);
     this.schemaRetries = options.schemaRetries ?? 2;
+    this.cache = options.cache;
     this.meter = options.meter ?? new UsageMeter(options.prices);
     this.sdk = new OpenAI({
       apiKey: config.apiKey,
@@ -144,6 +156,17 @@ export class ModelClient {
       ...(this.config.seed !== undefined ? { seed: this.config.seed } : {}),
       ...params,
     };
+    const key = this.cache && this.cache.mode !== 'off' ? callKey(this.config.baseURL, body) : undefined;
+    if (key) {
+      const hit = await this.cache!.get(key);
+      if (hit) {
+        this.meter.record(this.role, this.model, usageOf(hit.completion));
+        return { completion: hit.completion, attempts: 1, latencyMs: hit.latencyMs };
+      }
+      if (this.cache!.mode === 'replay') {
+        throw new InfraError(this.role, `IWB_LLM_CACHE=replay: no recorded reply for this request (model ${this.model}, "${requestGist(body)}")`, 0);
+      }
+    }
     const { value, attempts } = await withRetries(this.role, this.policy, async () => {
       const completion = await this.sdk.chat.completions.create(body);
       // An OpenAI-compatible server that answers 200 without choices is broken, not the model: retry it.
@@ -153,7 +176,10 @@ export class ModelClient {
       return completion;
     });
     this.meter.record(this.role, this.model, usageOf(value));
-    return { completion: value, attempts, latencyMs: Date.now() - started };
+    const latencyMs = Date.now() - started;
+    // An empty reply is a hiccup to be asked again, not an answer to be replayed.
+    if (key && !isEmptyReply(value)) await this.cache!.put(key, this.role, this.model, value, latencyMs);
+    return { completion: value, attempts, latencyMs };
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
@@ -172,13 +198,24 @@ export class ModelClient {
     const limit = options.maxTokens ?? this.maxTokens;
     let { completion, attempts, latencyMs } = await request(limit);
     let usage = usageOf(completion);
-    if (completion.choices[0]!.finish_reason === 'length') {
-      // Cut at the limit: once more with a higher one; a second cut is the caller's to report.
-      const again = await request(limit * CUT_RETRY_FACTOR);
+    const resend = async (maxTokens: number) => {
+      const again = await request(maxTokens);
       completion = again.completion;
       attempts += again.attempts;
       latencyMs += again.latencyMs;
       usage = addUsage(usage, usageOf(again.completion));
+    };
+    // An empty reply that was neither cut, refused nor a tool call is a provider hiccup (overload, a dropped
+    // stream), not the model's answer: resent within the retry policy, then the endpoint's failure.
+    for (let empties = 0; isEmptyReply(completion); ) {
+      if (++empties > this.policy.retries) {
+        throw new InfraError(this.role, `the endpoint returned an empty reply ${empties} time(s)`, attempts);
+      }
+      await resend(limit);
+    }
+    if (completion.choices[0]!.finish_reason === 'length') {
+      // Cut at the limit: once more with a higher one; a second cut is the caller's to report.
+      await resend(limit * CUT_RETRY_FACTOR);
     }
     const choice = completion.choices[0]!;
     const toolCalls: ToolCall[] = [];

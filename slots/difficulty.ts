@@ -1,5 +1,16 @@
-import { kmeans } from 'ml-kmeans';
+import { createRequire } from 'node:module';
+import type { kmeans as KMeans } from 'ml-kmeans';
 import { DIFFICULTIES, type Difficulty } from './schema.js';
+
+/**
+ * ml-kmeans brings some 260 modules (ml-spectra-processing and friends): loaded on first use only, since
+ * every Playwright worker loads the dataset and most datasets store their difficulty.
+ */
+let loaded: typeof KMeans | undefined;
+function kmeans(...args: Parameters<typeof KMeans>): ReturnType<typeof KMeans> {
+  loaded ??= (createRequire(import.meta.url)('ml-kmeans') as { kmeans: typeof KMeans }).kmeans;
+  return loaded(...args);
+}
 
 export interface Partition {
   /** One label per input value, in input order. */

@@ -14,7 +14,7 @@ export function buildDataset(name: string, source: string, tasks: Task[]): Datas
     seen.add(t.id);
     checkSlots(t);
   }
-  const partition = difficultyPartition(tasks.map((t) => totalWeight(t.slots)));
+  const partition = tasks.every((t) => t.storedDifficulty) ? undefined : difficultyPartition(tasks.map((t) => totalWeight(t.slots)));
   const cases: Case[] = [];
   tasks.forEach((task, i) => {
     const weights = slotWeights(task.slots);
@@ -27,7 +27,7 @@ export function buildDataset(name: string, source: string, tasks: Task[]): Datas
         taskId: task.id,
         persona,
         instruction: view.instruction,
-        difficulty: task.storedDifficulty ?? partition.labels[i]!,
+        difficulty: task.storedDifficulty ?? partition!.labels[i]!,
         difficultySource: task.storedDifficulty ? 'stored' : 'computed',
         slots,
         task,

@@ -151,3 +151,31 @@ test('a judge model that refuses the intent judgement: the case has no IAS, its 
   assert.equal(c.chr, 0, 'the retrieval CHR needs no model: the offline user retrieved nothing for the echo question');
   assert.equal(fake.requests.filter((q) => schemaName(q) === 'intent_judgement').length, 1, 'one attempt per episode, not one per slot test');
 });
+
+test('a slow judge (400 ms a reply) runs 10-step sessions under a 2 s per-test timeout: the judge budget, not Playwright\'s timeout, bounds a session', async () => {
+  const dataset = path.join(tmp, 'echo-slow.jsonl');
+  await fs.writeFile(dataset, record() + '\n');
+  fake.reset();
+  fake.script((req) => {
+    const name = schemaName(req);
+    if (name !== 'judge_step') return reply.delay(400, judgeModel(req));
+    const turns = (lastUserText(req).split(UNTRUSTED_MARK)[0]!.match(/step \d+: /g) ?? []).length;
+    return turns < 9 ? reply.delay(400, reply.json({ thought: 'look further down', action: { kind: 'scroll', direction: 'down' } })) : reply.delay(400, judgeModel(req));
+  });
+  const report = path.join(tmp, 'report-slow');
+  const started = Date.now();
+  const run = await playwright(['--project=p-min', '--workers=1', '--timeout=2000', '--reporter=./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'test-results-slow')], {
+    IWB_DATASET: dataset,
+    IWB_AGENT: 'command:node examples/echo-agent.mjs',
+    IWB_RUN_DIR: path.join(tmp, 'runs-slow'),
+    IWB_REPORT_DIR: report,
+    IWB_JUDGE_MODEL: 'fake-judge',
+    IWB_JUDGE_BASE_URL: fake.baseURL,
+    IWB_JUDGE_API_KEY: 'test-key',
+  });
+  const r = JSON.parse(await fs.readFile(path.join(report, 'report.json'), 'utf8')) as Report;
+  const sessions = fake.requests.filter((q) => schemaName(q) === 'judge_step' || schemaName(q) === 'judge_verdict');
+  assert.ok(sessions.length >= 20, `two sessions of 10 turns each: ${sessions.length} judge turns`);
+  assert.ok(Date.now() - started > 8_000, 'the judging alone took far longer than the per-test timeout');
+  assert.deepEqual(r.cases[0]!.slots.map((s) => s.status), ['pass', 'fail'], run.output.slice(-3000));
+});

@@ -156,10 +156,17 @@ describe('ModelClient through the real SDK', () => {
     assert.match(err.message, /malformed/);
   });
 
-  test('empty content in plain chat comes back as an empty string, not an error', async () => {
-    fake.script(reply.empty());
+  test('an empty plain reply is a provider hiccup: resent within the retry policy, then an InfraError', async () => {
+    fake.script(reply.empty(), reply.text('there you are'));
     const r = await client().chat([{ role: 'user', content: 'hi' }]);
-    assert.equal(r.content, '');
+    assert.equal(r.content, 'there you are');
+    assert.equal(r.attempts, 2);
+    fake.reset();
+    fake.script(() => reply.empty());
+    const err = await client().chat([{ role: 'user', content: 'hi' }]).catch((e: unknown) => e);
+    assert.ok(err instanceof InfraError, String(err));
+    assert.match(err.message, /empty reply 3 time/);
+    assert.equal(fake.requests.length, 1 + FAST.retries, 'bounded: the first request and the policy\'s retries');
   });
 
   test('connection refused is an InfraError', async () => {

@@ -1,0 +1,81 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema } from '../protocol/annotations.js';
+import { ReportSchema } from '../reporters/report-schema.js';
+import { dist, type RunFigures } from './summary.js';
+
+/** The part of Playwright's JSON report the bench reads. */
+const Result = z.looseObject({ duration: z.number(), startTime: z.string(), annotations: z.array(z.object({ type: z.string(), description: z.string().optional() })).optional() });
+interface Suite {
+  suites?: Suite[];
+  specs?: Array<{ tests: Array<{ annotations?: Array<{ type: string; description?: string }>; results: unknown[] }> }>;
+}
+
+interface SlotRun {
+  caseId: string;
+  durationMs: number;
+  /** The episode's own duration when this test ran it (not read from the cache). */
+  ranEpisodeMs: number | null;
+}
+
+function annotation<T>(list: Array<{ type: string; description?: string }>, type: string, schema: z.ZodType<T>): T | undefined {
+  const a = list.find((x) => x.type === type);
+  if (!a?.description) return undefined;
+  const parsed = schema.safeParse(JSON.parse(a.description));
+  return parsed.success ? parsed.data : undefined;
+}
+
+function slotRuns(suite: Suite, out: SlotRun[]): void {
+  for (const s of suite.suites ?? []) slotRuns(s, out);
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests) {
+      for (const raw of t.results) {
+        const r = Result.parse(raw);
+        const list = [...(t.annotations ?? []), ...(r.annotations ?? [])];
+        const slot = annotation(list, ANNOTATION.slot, SlotAnnotationSchema);
+        if (!slot) continue;
+        const episode = annotation(list, ANNOTATION.episode, EpisodeAnnotationSchema);
+        out.push({ caseId: slot.caseId, durationMs: r.duration, ranEpisodeMs: episode && !episode.cached ? episode.durationMs : null });
+      }
+    }
+  }
+}
+
+async function trajectories(runDir: string): Promise<Array<{ durationMs: number; steps: Array<{ action: string; latencyMs: number }> }>> {
+  const out: Array<{ durationMs: number; steps: Array<{ action: string; latencyMs: number }> }> = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (e.isFile() && e.name === 'trajectory.json') {
+        const t = JSON.parse(await fs.readFile(path.join(dir, e.name), 'utf8')) as { durationMs: number; steps: Array<{ action: string; latencyMs: number }> };
+        out.push(t);
+      } else if (e.isDirectory() && depth < 4 && e.name !== 'workspace' && e.name !== 'shots') await walk(path.join(dir, e.name), depth + 1);
+    }
+  };
+  await walk(runDir, 0);
+  return out;
+}
+
+/**
+ * Per slot judged: the test's time less the episode it ran, if it ran one. Per verify step and per episode:
+ * the trajectories' own timings (zero-latency models, so harness time).
+ */
+export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string): Promise<Pick<RunFigures, 'slotsJudged' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'tcr'>> {
+  const report = JSON.parse(await fs.readFile(jsonReport, 'utf8')) as { suites: Suite[] };
+  const runs: SlotRun[] = [];
+  for (const s of report.suites) slotRuns(s, runs);
+  const slotTimes = runs.map((r) => Math.max(0, r.durationMs - (r.ranEpisodeMs ?? 0)));
+  const ts = await trajectories(runDir);
+  const iwb = ReportSchema.parse(JSON.parse(await fs.readFile(iwbReport, 'utf8')));
+  const statuses: Record<string, number> = {};
+  for (const c of iwb.cases) for (const slot of c.slots) statuses[slot.status] = (statuses[slot.status] ?? 0) + 1;
+  return {
+    slotsJudged: runs.length,
+    slotMs: dist(slotTimes),
+    verifyMs: dist(ts.flatMap((t) => t.steps.filter((s) => s.action === 'verify').map((s) => s.latencyMs))),
+    episodeMs: dist(ts.map((t) => t.durationMs)),
+    statuses,
+    tcr: iwb.overall.tcr,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The harness benchmark (`npm run bench`, `-- --quick` for a small slice): the public dataset run against
+ * the fake OpenAI server answering with zero latency, in real Chromium, so every millisecond measured is
+ * the harness's own. Writes bench.json (BenchSchema) and bench.md beside each other (default: bench/).
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rawProcessEnv } from '../config/process-env.js';
+import { readSettings } from '../config/settings.js';
+import { start } from '../test/fake-server.js';
+import { readRunReport } from './read-run.js';
+import { sampleRss } from './rss.js';
+import { BENCH_MODELS, benchModel } from './script.js';
+import { somBench } from './som-bench.js';
+import { benchMarkdown, BenchSchema, TARGETS, targetsMet, type Bench, type RunFigures } from './summary.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PUBLIC = path.resolve(ROOT, '../shared/data/interactweb-bench/all.jsonl');
+
+interface Options {
+  quick: boolean;
+  cases: number | undefined;
+  workers: number[];
+  dataset: string;
+  out: string;
+}
+
+function parseArgs(argv: string[]): Options {
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const quick = argv.includes('--quick');
+  const cases = value('--cases') ?? (quick ? '8' : undefined);
+  if (cases !== undefined && !/^\d+$/.test(cases)) throw new Error(`--cases must be a positive integer, got ${cases}`);
+  const workers = (value('--workers') ?? (quick ? '2' : '1,2')).split(',').map(Number);
+  if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`--workers must list positive integers, got ${value('--workers')}`);
+  return { quick, cases: cases === undefined ? undefined : Number(cases), workers, dataset: path.resolve(value('--dataset') ?? PUBLIC), out: path.resolve(value('--out') ?? path.join(ROOT, 'bench')) };
+}
+
+/** The first `n` records of a JSONL dataset (whole tasks first: records of one task are adjacent). */
+async function slice(file: string, n: number | undefined, dir: string): Promise<{ file: string; cases: number; slots: number }> {
+  const text = await fs.readFile(file, 'utf8').catch(() => {
+    throw new Error(`bench: cannot read the dataset ${file} (pass --dataset <file.jsonl>)`);
+  });
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const kept = n === undefined ? lines : lines.slice(0, n);
+  const out = path.join(dir, 'bench.jsonl');
+  await fs.writeFile(out, kept.join('\n') + '\n');
+  const slots = kept.reduce((sum, l) => sum + ((JSON.parse(l) as { oracle_slots?: unknown[] }).oracle_slots?.length ?? 0), 0);
+  return { file: out, cases: kept.length, slots };
+}
+
+function playwright(args: string[], env: Record<string, string>): Promise<{ code: number | null; seconds: number; tail: string }> {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...rawProcessEnv(), CI: '1', ...env } });
+    let tail = '';
+    const keep = (d: Buffer) => {
+      tail = (tail + d.toString()).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', (d: Buffer) => {
+      keep(d);
+      process.stderr.write(d);
+    });
+    child.on('close', (code) => resolve({ code, seconds: (Date.now() - t0) / 1000, tail }));
+  });
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-'));
+  const fake = await start();
+  fake.script(benchModel);
+  // Recorded requests carry screenshots: keep the count, not the bodies.
+  let modelRequests = 0;
+  const drain = setInterval(() => (modelRequests += fake.requests.splice(0).length), 1000);
+  try {
+    const data = await slice(opts.dataset, opts.cases, work);
+    const roles = Object.fromEntries(
+      Object.entries(BENCH_MODELS).flatMap(([role, model]) => {
+        const R = role.toUpperCase();
+        return [[`IWB_${R}_MODEL`, model], [`IWB_${R}_BASE_URL`, fake.baseURL], [`IWB_${R}_API_KEY`, 'bench']];
+      }),
+    );
+    const runs: RunFigures[] = [];
+    const once = async (workers: number, kind: RunFigures['kind'], runDir: string, calls: string): Promise<void> => {
+      const marker = randomUUID();
+      const json = path.join(work, `${kind}-${workers}.json`);
+      const before = modelRequests + fake.requests.length;
+      process.stderr.write(`[bench] ${kind} run, ${workers} worker(s), ${data.cases} cases\n`);
+      const rss = sampleRss(marker);
+      const reportDir = path.join(work, `report-${kind}-${workers}`);
+      const r = await playwright([`--workers=${workers}`, '--reporter=json,./reporters/iwb-reporter.ts'], {
+        ...roles,
+        IWB_DATASET: data.file,
+        IWB_AGENT: 'openai',
+        IWB_RUN_DIR: runDir,
+        // Each recording starts from an empty call cache; the replay reads the last one with a new run folder.
+        IWB_LLM_CACHE: kind,
+        IWB_LLM_CACHE_DIR: calls,
+        IWB_REPORT_DIR: reportDir,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: json,
+        BENCH_RUN_MARKER: marker,
+      });
+      const mem = await rss.stop();
+      modelRequests += fake.requests.splice(0).length;
+      // Exit 1 is expected (the scripted judge fails about half the slots); anything else is the harness failing.
+      if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the ${kind} run exited ${r.code}:\n${r.tail}`);
+      const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'));
+      runs.push({ workers, kind, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before });
+    };
+    for (const w of opts.workers) await once(w, 'record', path.join(work, `runs-${w}`), path.join(work, `calls-${w}`));
+    const last = opts.workers.at(-1)!;
+    await once(last, 'replay', path.join(work, 'runs-replay'), path.join(work, `calls-${last}`));
+
+    const settings = readSettings();
+    const som = await somBench(settings.chromium);
+    const partial = { som, runs };
+    const bench: Bench = BenchSchema.parse({
+      version: 1,
+      createdAt: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, chromium: settings.chromium ?? 'playwright' },
+      dataset: { file: path.relative(ROOT, opts.dataset), cases: data.cases, slots: data.slots },
+      quick: opts.quick,
+      ...partial,
+      targets: TARGETS,
+      met: targetsMet(partial),
+    });
+    await fs.mkdir(opts.out, { recursive: true });
+    await fs.writeFile(path.join(opts.out, 'bench.json'), JSON.stringify(bench, null, 2) + '\n');
+    const md = benchMarkdown(bench);
+    await fs.writeFile(path.join(opts.out, 'bench.md'), md);
+    process.stdout.write(md + `\n[bench] wrote ${path.join(opts.out, 'bench.json')}\n`);
+  } finally {
+    clearInterval(drain);
+    await fake.close();
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

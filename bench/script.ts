@@ -1,0 +1,57 @@
+import { preflightAnswer } from '../test/fake-quirks.js';
+import { lastUserText, reply, schemaName, type FakeReply, type RecordedRequest } from '../test/fake-server.js';
+
+/** Model names the bench gives its roles: one fake server answers them all and tells them apart by model. */
+export const BENCH_MODELS = { agent: 'bench-agent', user: 'bench-user', judge: 'bench-judge' } as const;
+
+const SITE = (title: string) => `<!doctype html>
+<html><head><meta charset="utf-8"><title>${title}</title>
+<style>body{font-family:sans-serif;margin:2rem} header{background:#123;color:#fff;padding:1rem} button{padding:.5rem 1rem}</style></head>
+<body><header><h1>${title}</h1><nav><a href="#list">List</a> <a href="#about">About</a></nav></header>
+<main><input id="item" aria-label="New item" placeholder="New item"> <button id="add">Add</button><ul id="list"></ul>
+<section id="about"><p>A small page written by the bench agent.</p></section></main>
+<script>document.getElementById('add').addEventListener('click',()=>{const li=document.createElement('li');li.textContent=document.getElementById('item').value||'Item';document.getElementById('list').append(li);});</script>
+</body></html>`;
+
+const tool = (name: string, args: unknown): FakeReply => reply.tools([{ name, arguments: args, id: `call_${name}` }]);
+
+/** The agent asks once, writes a small site in one step, verifies once and submits. */
+function agent(req: RecordedRequest): FakeReply {
+  const done = req.body.messages.filter((m) => m.role === 'tool').length;
+  if (done === 0) return tool('clarify', { question: 'What should the page be called?' });
+  if (done === 1) return tool('implement', { files: [{ path: 'index.html', content: SITE('Bench page') }] });
+  if (done === 2) return tool('verify', { path: '/' });
+  return tool('submit', {});
+}
+
+function user(req: RecordedRequest): FakeReply {
+  const name = schemaName(req);
+  if (name === 'retrieve_slots') return reply.json({ slot_ids: [], asks_for_everything: false });
+  if (name === 'containment_check') return reply.json({ leaked_slot_ids: [] });
+  return reply.text('Call it Bench page, please.');
+}
+
+/** The judge clicks once, then decides; the verdict alternates with the slot id so both outcomes occur. */
+function judge(req: RecordedRequest): FakeReply {
+  const name = schemaName(req);
+  if (name === 'visual_score') return reply.json({ layout: 3, creativeAlignment: 3, overall: 3, rationale: 'plain' });
+  if (name === 'intent_judgement') return reply.json({ slotHits: [], ias: 3, rationale: 'one question' });
+  const text = lastUserText(req);
+  if (name === 'judge_step' && !/step 1: /.test(text)) return reply.json({ thought: 'try the button', action: { kind: 'click', element: 1 } });
+  const status = text.length % 2 === 0 ? 'pass' : 'fail';
+  return reply.json({ thought: 'decided', action: { kind: 'verdict', status, evidence: 'seen after one click' } });
+}
+
+/** One handler for every role of a bench run, with zero latency: what is timed is the harness alone. */
+export function benchModel(req: RecordedRequest): FakeReply {
+  const probe = preflightAnswer(req.body);
+  if (probe) return probe;
+  switch (req.body.model) {
+    case BENCH_MODELS.agent:
+      return agent(req);
+    case BENCH_MODELS.user:
+      return user(req);
+    default:
+      return judge(req);
+  }
+}

@@ -1,0 +1,40 @@
+import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../config/settings.js';
+import { labelPage } from '../judge/som.js';
+import { dist, type Dist } from './summary.js';
+
+/** A generated page of `n` interactive and text elements, as a busy agent-built page might be. */
+export function busyPage(n: number): string {
+  const items: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = i % 5;
+    if (kind === 0) items.push(`<button id="b${i}">Action ${i}</button>`);
+    else if (kind === 1) items.push(`<a href="#s${i}">Link ${i}</a>`);
+    else if (kind === 2) items.push(`<input aria-label="Field ${i}" placeholder="Field ${i}">`);
+    else if (kind === 3) items.push(`<select aria-label="Choice ${i}"><option>One</option><option>Two</option></select>`);
+    else items.push(`<div role="button" tabindex="0" onclick="void 0">Tile ${i}</div>`);
+  }
+  return `<!doctype html><html><head><style>body{display:flex;flex-wrap:wrap;gap:4px;font:12px sans-serif}</style></head><body>${items.join('\n')}</body></html>`;
+}
+
+/** Median and p95 of labelling (elements, hit tests, screenshot, overlay) after one warm-up. */
+export async function somBench(executablePath: string | undefined, elements = 500, rounds = 15): Promise<{ elements: number; labelled: number; ms: Dist }> {
+  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.setContent(busyPage(elements));
+    const times: number[] = [];
+    let labelled = 0;
+    for (let i = 0; i <= rounds; i++) {
+      const t0 = performance.now();
+      const l = await labelPage(page);
+      const took = performance.now() - t0;
+      labelled = l.elements.length;
+      await l.dispose();
+      if (i > 0) times.push(took);
+    }
+    return { elements, labelled, ms: dist(times) };
+  } finally {
+    await browser.close();
+  }
+}

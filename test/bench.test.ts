@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { BenchSchema } from '../bench/summary.js';
+import { runCommand } from './bench-support.js';
+
+// Timings are never asserted: this machine is shared and noisy. Only that the bench runs and says what it measured.
+test('npm run bench -- --quick writes a well-formed bench.json and bench.md', async () => {
+  const out = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-out-'));
+  try {
+    const run = await runCommand('node', ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', out], {}, 600_000);
+    assert.equal(run.status, 0, run.output.slice(-3000));
+    const bench = BenchSchema.parse(JSON.parse(await fs.readFile(path.join(out, 'bench.json'), 'utf8')));
+    assert.equal(bench.quick, true);
+    assert.equal(bench.dataset.cases, 8);
+    assert.deepEqual(bench.runs.map((r) => [r.kind, r.workers]), [['record', 2], ['replay', 2]]);
+    const [record, replay] = bench.runs;
+    assert.equal(record!.slotsJudged, bench.dataset.slots, 'every slot of the slice was judged');
+    assert.ok(record!.verifyMs.n >= bench.dataset.cases, 'each episode verified once');
+    assert.equal(record!.episodeMs.n, bench.dataset.cases);
+    assert.ok(record!.modelRequests > 0);
+    assert.equal(replay!.slotsJudged, bench.dataset.slots);
+    assert.ok(bench.som.labelled >= 400, `most of the 500 elements labelled: ${bench.som.labelled}`);
+    const md = await fs.readFile(path.join(out, 'bench.md'), 'utf8');
+    assert.match(md, /\| record \| 2 \|/);
+    assert.match(md, /SoM labelling of a 500-element page/);
+  } finally {
+    await fs.rm(out, { recursive: true, force: true });
+  }
+});
