@@ -4,11 +4,12 @@ import { BROWSER_WS_VARIABLE, CHROMIUM_ARGS } from './config/settings.js';
 import { isUserError, startRun, type StartedRun } from './config/start.js';
 import { PERSONAS } from './slots/schema.js';
 import { personaTag } from './specs/cases.js';
+import { rawProcessEnv } from './config/process-env.js';
 
 /** Every variable, the config file and the browser are checked here, before any test; a mistake is one message. */
 async function start(): Promise<StartedRun> {
   try {
-    return await startRun(process.env, process.cwd(), { worker: Boolean(process.env.TEST_WORKER_INDEX) });
+    return await startRun(rawProcessEnv(), process.cwd(), { worker: Boolean(rawProcessEnv().TEST_WORKER_INDEX) });
   } catch (e) {
     if (!isUserError(e)) throw e;
     process.stderr.write(`[iwb] ${e.message}\n`);
@@ -16,9 +17,9 @@ async function start(): Promise<StartedRun> {
   }
 }
 const { settings, notes } = await start();
-const sharedBrowser = process.env[BROWSER_WS_VARIABLE];
+const sharedBrowser = rawProcessEnv()[BROWSER_WS_VARIABLE];
 // Workers load this file too; only the runner announces.
-if (!process.env.TEST_WORKER_INDEX) process.stderr.write(notes.map((n) => `[iwb] ${n}\n`).join(''));
+if (!rawProcessEnv().TEST_WORKER_INDEX) process.stderr.write(notes.map((n) => `[iwb] ${n}\n`).join(''));
 
 /**
  * Allure results only when asked for (`IWB_ALLURE=1`): allure-playwright writes a JSON file and copies every
@@ -41,11 +42,11 @@ export default defineConfig({
   fullyParallel: true,
   // Episodes and judges wait on browsers and models more than on the CPU: one worker per core.
   workers: settings.workers ?? os.cpus().length,
-  forbidOnly: Boolean(process.env.CI),
+  forbidOnly: Boolean(rawProcessEnv().CI),
   retries: 0,
   timeout: 120_000,
   reporter: [
-    [process.env.CI ? 'dot' : 'list'],
+    [rawProcessEnv().CI ? 'dot' : 'list'],
     ['html', { open: 'never', outputFolder: 'playwright-report' }],
     ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, dataset: settings.dataset, ...(settings.prices ? { prices: settings.prices } : {}) }],
     ...allure,

@@ -9,8 +9,9 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rawProcessEnv } from '../config/process-env.js';
 import { readSettings } from '../config/settings.js';
-import { start } from '../llm/fake-server.js';
+import { start } from '../test/fake-server.js';
 import { readRunReport } from './read-run.js';
 import { sampleRss } from './rss.js';
 import { BENCH_MODELS, benchModel } from './script.js';
@@ -57,7 +58,7 @@ async function slice(file: string, n: number | undefined, dir: string): Promise<
 function playwright(args: string[], env: Record<string, string>): Promise<{ code: number | null; seconds: number; tail: string }> {
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...process.env, CI: '1', ...env } });
+    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...rawProcessEnv(), CI: '1', ...env } });
     let tail = '';
     const keep = (d: Buffer) => {
       tail = (tail + d.toString()).slice(-4000);

@@ -4,6 +4,7 @@ import { checkDataset, type DatasetCheck } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
 import { rawCheckBuiltin, rawCheckJsonl, type RawFinding } from '../slots/raw-check.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
+import { rawProcessEnv } from '../config/process-env.js';
 
 const USAGE = [
   'usage: iwb dataset check <path.jsonl | builtin> [--json]',
@@ -12,7 +13,7 @@ const USAGE = [
   '       iwb dataset schema [--out schemas]',
 ].join('\n');
 
-export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
   const sub = args[0];
   if (sub === 'build') return (await import('./dataset-build.js')).buildCommand(args.slice(1), io, env);
   if (sub === 'schema') return (await import('./dataset-schema.js')).schemaCommand(args.slice(1), io);

@@ -9,6 +9,7 @@ import { createProbeJudge } from '../judge/probe-judge.js';
 import { createClients } from '../llm/client.js';
 import { describePreflight, preflight } from '../llm/preflight.js';
 import { readRoles } from '../llm/roles.js';
+import { rawProcessEnv } from '../config/process-env.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
@@ -35,7 +36,7 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   const cases = buildDataset('builtin', 'builtin', tasks).cases;
   const sites = await listCalibrationSites(tasks);
   const judges: CalibrationJudge[] = [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }];
-  const roles = readRoles();
+  const roles = readRoles(rawProcessEnv());
   const client = createClients(roles).judge;
   if (roles.judge) {
     // A judge model that cannot be reached or cannot see images would only produce errored verdicts.

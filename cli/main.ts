@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { checkEnv } from '../config/env-check.js';
+import { rawProcessEnv } from '../config/process-env.js';
 import { applyConfigFile } from '../config/file.js';
 import { isUserError } from '../config/start.js';
 import { DatasetError } from '../slots/errors.js';
@@ -92,7 +93,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
   try {
     if (command.usesConfig) {
-      checkEnv(process.env);
+      checkEnv(rawProcessEnv());
       await applyConfigFile();
     }
     return await (await command.run())(rest, io);

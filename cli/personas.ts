@@ -15,6 +15,7 @@ import { createUser } from '../personas/user.js';
 import type { Dataset } from '../slots/schema.js';
 import { loadDataset } from '../slots/load.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
+import { rawProcessEnv } from '../config/process-env.js';
 
 const USAGE =
   'usage: iwb personas mutate <dataset.jsonl | builtin> [--offline] [--seed N] --out <file.jsonl>\n' +
@@ -49,7 +50,7 @@ async function cannotRun(role: Role, client: ModelClient | undefined, env: NodeJ
 /** Above this share of errored turns, the leak test's rates describe the errors, not the simulated user. */
 export const MAX_ERRORED_TURNS = 0.05;
 
-export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
   const { positional, flags } = parseArgs(args, { string: ['seed', 'out'], boolean: ['offline', 'json'] });
   const [sub, source] = positional;
   if (!source || !sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(USAGE);

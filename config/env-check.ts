@@ -6,13 +6,14 @@ import '../llm/roles.js';
 import '../llm/limits.js';
 import '../judge/settings.js';
 import './file.js';
+import { rawProcessEnv } from './process-env.js';
 
 export class EnvError extends Error {
   override name = 'EnvError';
 }
 
 /** Throws on any IWB_* variable nothing declares, naming the closest known one. */
-export function checkEnv(env: Readonly<Record<string, string | undefined>> = process.env): void {
+export function checkEnv(env: Readonly<Record<string, string | undefined>> = rawProcessEnv()): void {
   const unknown = unknownEnv(env);
   if (unknown.length === 0) return;
   const lines = unknown.map((u) => `  ${u.name}${u.closest ? `: did you mean ${u.closest}?` : ''}`);

@@ -4,11 +4,12 @@ import { USER_KINDS, type UserKind } from '../personas/types.js';
 import { findChromium, type ChromiumSource } from './chromium.js';
 import { declareEnv } from './env-registry.js';
 import { PROFILE_NAMES, PROFILES } from './profiles.js';
+import { rawProcessEnv } from './process-env.js';
 
 /**
- * Every environment variable the harness reads, read once into a typed object. Nothing deeper than the
- * entry points (playwright.config.ts, the CLI, fixtures) reads process.env, so a test can build a
- * Settings by hand and a typo in a variable's value fails at start with the variable's name.
+ * The run's settings variables, read into a typed object; config/env.ts puts them beside the judge's and the
+ * roles' in one `Env`, and nothing outside config/ reads process.env, so a test can build a Settings by
+ * hand and a typo in a variable's value fails at start with the variable's name.
  * Each variable is declared here, where it is read (config/env-registry.ts).
  */
 const VARIABLES = {
@@ -95,7 +96,7 @@ export type Settings = Omit<z.infer<typeof SettingsSchema>, 'chromium'> & {
   chromiumSource: ChromiumSource | undefined;
 };
 
-export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
+export function readSettings(env: Readonly<Record<string, string | undefined>> = rawProcessEnv(), cwd = process.cwd()): Settings {
   const raw: Record<string, string> = {};
   for (const [key, variable] of Object.entries(VARIABLES)) {
     const value = env[variable]?.trim();

@@ -8,6 +8,7 @@ import { readRoles } from '../llm/roles.js';
 import { DEFAULT_AGENT } from '../agent/registry.js';
 import { DatasetError } from '../slots/errors.js';
 import { loadDataset } from '../slots/load.js';
+import { rawProcessEnv } from './process-env.js';
 
 /** A mistake the user made (a variable, the config file, a missing browser): one message, no stack trace. */
 export class StartError extends Error {
@@ -26,7 +27,7 @@ export interface StartedRun {
  * value (settings, roles, judge), and a browser. Reading all of them here, in the runner, turns a bad
  * value into one message at start instead of one error per test in every worker.
  */
-export async function startRun(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), opts: { worker?: boolean } = {}): Promise<StartedRun> {
+export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = process.cwd(), opts: { worker?: boolean } = {}): Promise<StartedRun> {
   try {
     checkEnv(env);
     const config = await applyConfigFile(env, cwd);

@@ -1,4 +1,5 @@
 import { mulberry32, seedFor } from '../personas/prng.js';
+import { DEFAULT_BOOTSTRAP, percentileInterval, type BootstrapOptions } from '../stats/bootstrap.js';
 import { agreement, type Agreement, type Judgement } from './agreement.js';
 
 /**
@@ -10,19 +11,9 @@ import { agreement, type Agreement, type Judgement } from './agreement.js';
 
 export type Interval = [number, number] | null;
 
-/** Same settings and percentile rule as the report's intervals (reporters/stats.ts), kept here because judge/ sits below reporters/. */
-export interface BootstrapOptions {
-  resamples: number;
-  seed: number;
-  level: number;
-}
-export const CALIBRATION_BOOTSTRAP: BootstrapOptions = { resamples: 1000, seed: 20261202, level: 0.95 };
-
-function quantile(sorted: readonly number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos), hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
-}
+export type { BootstrapOptions } from '../stats/bootstrap.js';
+/** The report's settings and percentile rule (stats/bootstrap.ts). */
+export const CALIBRATION_BOOTSTRAP: BootstrapOptions = DEFAULT_BOOTSTRAP;
 
 export interface AgreementWithCi extends Agreement {
   ci: { accuracy: Interval; precisionFail: Interval; recallFail: Interval; kappa: Interval };
@@ -54,13 +45,7 @@ export function agreementWithCi(items: readonly ClusteredJudgement[], opts: Boot
       if (v !== null) draws[s].push(v);
     }
   }
-  const tail = (1 - opts.level) / 2;
-  const ci = Object.fromEntries(
-    STATS.map((s) => {
-      const d = draws[s].sort((x, y) => x - y);
-      return [s, d.length === 0 || point[s] === null ? null : ([quantile(d, tail), quantile(d, 1 - tail)] as [number, number])];
-    }),
-  ) as AgreementWithCi['ci'];
+  const ci = Object.fromEntries(STATS.map((s) => [s, point[s] === null ? null : percentileInterval(draws[s], opts.level)])) as AgreementWithCi['ci'];
   return { ...point, ci, tasks: clusters.length };
 }
 

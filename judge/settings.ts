@@ -3,7 +3,7 @@ import { declareEnv } from '../config/env-registry.js';
 import type { JudgeMode } from './prompt.js';
 
 /**
- * The judge's environment variables, read once by an entry point (fixtures/runtime.ts, the CLI) and
+ * The judge's environment variables, read by config/env.ts with the rest and
  * passed down: IWB_JUDGE_MODE = slot (default) | case; IWB_JUDGE_STEP_CAP = judge actions per session.
  */
 export interface JudgeSettings {
@@ -20,7 +20,7 @@ const VARIABLES = {
   stepCap: declareEnv('IWB_JUDGE_STEP_CAP', 'judge actions before a forced verdict'),
 } as const;
 
-export function readJudgeSettings(env: NodeJS.ProcessEnv = process.env): JudgeSettings {
+export function readJudgeSettings(env: Readonly<Record<string, string | undefined>>): JudgeSettings {
   const raw: Record<string, string> = {};
   for (const [key, variable] of Object.entries(VARIABLES)) {
     const v = env[variable]?.trim();

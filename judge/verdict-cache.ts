@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readCacheFile } from '../protocol/cache-file.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -42,13 +43,12 @@ export class VerdictCache {
   }
 
   async get(k: VerdictKey): Promise<Verdict | null> {
-    try {
-      const stored = StoredSchema.parse(JSON.parse(await fs.readFile(this.fileFor(k), 'utf8')));
-      const same = (Object.keys(k) as Array<keyof VerdictKey>).every((f) => stored.key[f] === k[f]);
-      return same ? stored.verdict : null;
-    } catch {
-      return null;
-    }
+    const read = await readCacheFile(this.fileFor(k), StoredSchema);
+    if (read.kind === 'corrupt') console.warn(`[iwb] ${read.error}: not a stored verdict; judging again`);
+    if (read.kind !== 'ok') return null;
+    const stored = read.data;
+    const same = (Object.keys(k) as Array<keyof VerdictKey>).every((f) => stored.key[f] === k[f]);
+    return same ? stored.verdict : null;
   }
 
   async put(k: VerdictKey, v: Verdict): Promise<void> {

@@ -29,7 +29,7 @@ function positive(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return n;
 }
 
-export function readLimits(env: NodeJS.ProcessEnv = process.env, runDir = env[SETTINGS_VARIABLES.runDir] ?? '.iwb/runs'): Partial<Record<Role, RoleLimits>> {
+export function readLimits(env: NodeJS.ProcessEnv, runDir = env[SETTINGS_VARIABLES.runDir] ?? '.iwb/runs'): Partial<Record<Role, RoleLimits>> {
   const out: Partial<Record<Role, RoleLimits>> = {};
   for (const role of ROLES) {
     const concurrency = positive(env, CONCURRENCY.replace('<ROLE>', role.toUpperCase()));

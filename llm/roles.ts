@@ -79,7 +79,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /** Reads every role once; throws naming the variable whose value is wrong. */
-export function readRoles(env: NodeJS.ProcessEnv = process.env): RoleConfigs {
+export function readRoles(env: Readonly<Record<string, string | undefined>>): RoleConfigs {
   const out: RoleConfigs = {};
   for (const role of ROLES) {
     const model = nonEmpty(env[roleVariable(role, 'model')]);

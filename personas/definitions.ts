@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PERSONAS, type Persona } from '../slots/schema.js';
 
 /**
- * Each persona is defined once, as data in personas/definitions/<id>.json: its requirements defect, the
+ * Each persona is defined once, as data in personas/<id>/definition.json: its requirements defect, the
  * Grice maxim it breaks, the prompt the LLM operator gets, and how it talks when answering. The offline
  * operator's word lists live there too (under "operator"), each validated by its operator module, so the
  * wording can be tuned without touching code.
@@ -40,19 +40,17 @@ const DefinitionSchema = z
   .strict();
 export type PersonaDefinition = z.infer<typeof DefinitionSchema>;
 
-const FILES: Record<Persona, string> = {
-  'P-MIN': 'p-min.json',
-  'P-RAM': 'p-ram.json',
-  'P-INT': 'p-int.json',
-  'P-CON': 'p-con.json',
-};
+/** personas/<id>/definition.json, beside the persona's operator and voice. */
+function definitionFile(persona: Persona): string {
+  return `${persona.toLowerCase()}/definition.json`;
+}
 
 const cache = new Map<Persona, PersonaDefinition>();
 
 export function personaDefinition(persona: Persona): PersonaDefinition {
   const hit = cache.get(persona);
   if (hit) return hit;
-  const file = fileURLToPath(new URL(`./definitions/${FILES[persona]}`, import.meta.url));
+  const file = fileURLToPath(new URL(`./${definitionFile(persona)}`, import.meta.url));
   const parsed = DefinitionSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
   if (parsed.data.id !== persona) throw new Error(`${file}: id is ${parsed.data.id}, expected ${persona}`);
@@ -67,7 +65,7 @@ export function allPersonaDefinitions(): PersonaDefinition[] {
 /** The operator-specific part of a definition, checked against the operator's own schema. */
 export function operatorData<S extends z.ZodType>(persona: Persona, schema: S): z.output<S> {
   const parsed = schema.safeParse(personaDefinition(persona).operator);
-  if (!parsed.success) throw new Error(`personas/definitions/${FILES[persona]} "operator": ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new Error(`personas/${definitionFile(persona)} "operator": ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 

@@ -4,6 +4,7 @@ import type { ModelClient } from '../llm/client.js';
 import type { StructuredResult } from '../llm/types.js';
 import type { Persona, Task } from '../slots/schema.js';
 import { personaDefinition, prompt } from './definitions.js';
+import { personaModule } from './registry.js';
 import { describeSlots } from './retrieval.js';
 import type { DegradedInstruction } from './types.js';
 
@@ -20,11 +21,9 @@ export function operatorSchema(task: Task, persona: Persona) {
     .object({ instruction: z.string().min(1), omits: SlotIds, blurs: SlotIds, contradicts: SlotIds })
     .superRefine((v, ctx) => {
       oneKindPerSlot(v, ctx);
-      if (persona === 'P-CON' && v.contradicts.length !== 1) {
-        ctx.addIssue({ code: 'custom', path: ['contradicts'], message: 'P-CON contradicts exactly one slot' });
-      }
-      if (persona === 'P-MIN' && v.omits.length === 0) {
-        ctx.addIssue({ code: 'custom', path: ['omits'], message: 'P-MIN must omit the slots it drops' });
+      // The persona's own rules (personas/<id>/index.ts), e.g. P-CON contradicts exactly one slot.
+      for (const rule of personaModule(persona).rules) {
+        if (!rule.holds(v)) ctx.addIssue({ code: 'custom', path: [rule.field], message: rule.message });
       }
       if (v.instruction.trim() === task.goldInstruction.trim()) {
         ctx.addIssue({ code: 'custom', path: ['instruction'], message: 'the instruction is unchanged' });

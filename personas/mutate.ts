@@ -2,7 +2,7 @@ import type { ModelClient } from '../llm/client.js';
 import { describeError, InfraError } from '../llm/errors.js';
 import { PERSONAS, type Dataset, type Persona, type Task } from '../slots/schema.js';
 import { llmDegrade } from './llm-operator.js';
-import { degradeOffline } from './operators/index.js';
+import { degradeOffline } from './operators.js';
 import type { DegradedInstruction } from './types.js';
 
 /**

@@ -36,7 +36,7 @@ export interface Voice {
   stock?: string;
 }
 
-/** The stock phrases of a persona (personas/definitions/<id>.json "answerStyle"). */
+/** The stock phrases of a persona (personas/<id>/definition.json "answerStyle"). */
 export function styleOf(persona: Persona): AnswerStyle {
   return personaDefinition(persona).answerStyle;
 }

@@ -1,9 +1,6 @@
 import type { Persona } from '../slots/schema.js';
-import { pConVoice } from './p-con/voice.js';
-import { pIntVoice } from './p-int/voice.js';
-import { pMinVoice } from './p-min/voice.js';
-import { pRamVoice } from './p-ram/voice.js';
+import { PERSONA_MODULES } from './registry.js';
 import type { Voice } from './voice.js';
 
-/** Every persona's voice, keyed by persona: the one place the simulated users look a voice up. */
-export const VOICES: Record<Persona, Voice> = { 'P-MIN': pMinVoice, 'P-RAM': pRamVoice, 'P-INT': pIntVoice, 'P-CON': pConVoice };
+/** Every persona's voice (personas/<id>/voice.ts), keyed by persona: the one place the simulated users look a voice up. */
+export const VOICES = Object.fromEntries(Object.values(PERSONA_MODULES).map((m) => [m.id, m.voice])) as Record<Persona, Voice>;

@@ -9,6 +9,7 @@ import { buildReport, episodeMeta } from './report.js';
 import { copyCasePages, datasetForPages, writeCasePages } from './case-viewer.js';
 import type { SlotExtras } from './case-view.js';
 import { partialReason, runHealth } from './run-health.js';
+import { rawProcessEnv } from '../config/process-env.js';
 import { readSettings } from '../config/settings.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
@@ -48,7 +49,7 @@ export default class IwbReporter implements Reporter {
     this.dataset = options.dataset ?? readSettings().dataset;
     this.prices = loadPriceTable(options.prices ?? readSettings().prices);
     // The html reporter lets PLAYWRIGHT_HTML_OUTPUT_DIR override its configured folder; so must we, to find it.
-    this.htmlReportDir = path.resolve(process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || options.htmlReportDir || 'playwright-report');
+    this.htmlReportDir = path.resolve(rawProcessEnv().PLAYWRIGHT_HTML_OUTPUT_DIR || options.htmlReportDir || 'playwright-report');
   }
 
   printsToStdio(): boolean {

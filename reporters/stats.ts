@@ -1,4 +1,5 @@
 import { mulberry32, seedFor } from '../personas/prng.js';
+import { percentileInterval, type BootstrapOptions } from '../stats/bootstrap.js';
 
 /**
  * The statistics behind the report's intervals and rankings. Pure and seeded: the same cases give the
@@ -8,14 +9,7 @@ import { mulberry32, seedFor } from '../personas/prng.js';
 /** A stable seed per name (a group, a pair of runs), so each resampling is its own but reproducible. */
 export const seedOf = (text: string, base = 0): number => seedFor(base, text);
 
-export interface BootstrapOptions {
-  resamples: number;
-  seed: number;
-  /** Two-sided coverage, e.g. 0.95. */
-  level: number;
-}
-
-export const DEFAULT_BOOTSTRAP: BootstrapOptions = { resamples: 1000, seed: 20261202, level: 0.95 };
+export { DEFAULT_BOOTSTRAP, quantile, type BootstrapOptions } from '../stats/bootstrap.js';
 
 /**
  * Percentile bootstrap intervals of several means at once. `clusters` are the resampling units (a case
@@ -43,20 +37,7 @@ export function bootstrapMeans(values: readonly (readonly (readonly (number | nu
       if (n > 0) draws[m]!.push(total / n);
     });
   }
-  return draws.map((d) => {
-    if (d.length === 0) return null;
-    d.sort((a, b) => a - b);
-    const tail = (1 - opts.level) / 2;
-    return [quantile(d, tail), quantile(d, 1 - tail)];
-  });
-}
-
-/** Linear-interpolated quantile of sorted values. */
-export function quantile(sorted: readonly number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+  return draws.map((d) => percentileInterval(d, opts.level));
 }
 
 function choose(n: number, k: number): number {

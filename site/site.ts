@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { rawProcessEnv } from '../config/process-env.js';
 import { siteEnvironment } from '../sandbox/env.js';
 import { SITE_LIMITS, type ResourceLimits } from '../sandbox/policy.js';
 import { getSandbox, type Sandbox } from '../sandbox/sandbox.js';
@@ -26,7 +27,7 @@ export async function startSite(workspaceRoot: string, options: SiteOptions = {}
     installTimeoutMs: options.installTimeoutMs ?? DEFAULT_SITE_OPTIONS.installTimeoutMs,
     buildTimeoutMs: options.buildTimeoutMs ?? DEFAULT_SITE_OPTIONS.buildTimeoutMs,
     startTimeoutMs: options.startTimeoutMs ?? DEFAULT_SITE_OPTIONS.startTimeoutMs,
-    env: siteEnvironment(options.env ?? process.env),
+    env: siteEnvironment(options.env ?? rawProcessEnv()),
     sandbox: options.sandbox ?? getSandbox(),
     limits: options.limits ?? SITE_LIMITS,
     installLimits: options.installLimits ?? DEFAULT_INSTALL_LIMITS,

@@ -4,7 +4,7 @@ import type { Browser } from '@playwright/test';
 import { resolveAgent } from '../agent/registry.js';
 import type { Agent, AgentContext } from '../agent/types.js';
 import type { Observation } from '../agent/actions.js';
-import { BAKERY_TASK } from '../personas/example-task.js';
+import { BAKERY_TASK } from './example-task.js';
 import type { Case } from '../slots/schema.js';
 import { episode, removeTempDirs } from './agent-support.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { datasetCommand } from '../cli/dataset.js';
-import { reply, schemaName, start, type FakeServer } from '../llm/fake-server.js';
+import { reply, schemaName, start, type FakeServer } from './fake-server.js';
 import { checkDataset } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
 

@@ -50,3 +50,25 @@ test('env: every IWB_ variable named in the sources, README and CI is declared',
   }
   assert.deepEqual([...missing], [], 'declare each with declareEnv() where it is read and import that module in config/env-check.ts');
 });
+
+/** The other direction: every variable the code declares (and so reads) has a row in README's table. */
+test('env: every declared IWB_ variable is documented in the README', async () => {
+  const { declaredEnv } = await import('../config/env-registry.js');
+  await import('../config/env.js');
+  const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const documented = new Set([...readme.matchAll(/`(IWB_[A-Z0-9_<>]+)`/g)].map((m) => m[1]!));
+  // Set by the run for its workers (fixtures/global-setup.ts), never by a user; and the test's own above.
+  const internal = new Set(['IWB_RUN_ID', 'IWB_BROWSER_WS', 'IWB_SOMETHING_NEW']);
+  const undocumented = declaredEnv().map((d) => d.name).filter((n) => !internal.has(n) && !documented.has(n));
+  assert.deepEqual(undocumented, [], 'add a row to README.md\'s variable table for each');
+});
+
+test('env: readEnv reads settings, judge settings and roles into one object, and refuses unknown names', async () => {
+  const { readEnv } = await import('../config/env.js');
+  const e = readEnv({ IWB_JUDGE_MODE: 'case', IWB_USER_MODEL: 'm', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', IWB_RUN_DIR: 'r' }, '/w');
+  assert.equal(e.judge.mode, 'case');
+  assert.equal(e.roles.user?.model, 'm');
+  assert.equal(e.settings.runDir, '/w/r');
+  assert.throws(() => readEnv({ IWB_JUGDE_MODE: 'case' }), EnvError);
+  assert.throws(() => readEnv({ IWB_JUDGE_STEP_CAP: 'many' }), /IWB_JUDGE_STEP_CAP/);
+});

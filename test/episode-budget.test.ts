@@ -8,7 +8,7 @@ import { runEpisode } from '../agent/episode.js';
 import { AgentCrash, type Agent } from '../agent/types.js';
 import { agentKey, getEpisode } from '../fixtures/episode-cache.js';
 import { InfraError, ModelError } from '../llm/errors.js';
-import { BAKERY_TASK, exampleCase } from '../personas/example-task.js';
+import { BAKERY_TASK, exampleCase } from './example-task.js';
 import type { SimulatedUser } from '../personas/types.js';
 
 /** These agents never verify or implement, so no browser is started. */

@@ -11,7 +11,7 @@ import { commandAgentDigest, environmentKey, episodeEnvironment } from '../fixtu
 import { recordRun, RunRecordSchema } from '../fixtures/run-record.js';
 import { InfraError } from '../llm/errors.js';
 import type { RoleConfigs } from '../llm/roles.js';
-import { BAKERY_TASK, exampleCase } from '../personas/example-task.js';
+import { BAKERY_TASK, exampleCase } from './example-task.js';
 import type { SimulatedUser } from '../personas/types.js';
 
 const NO_BROWSER = undefined as unknown as Browser;

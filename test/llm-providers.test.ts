@@ -4,13 +4,13 @@ import { LlmSession } from '../agent/builtin/llm-session.js';
 import { loadPrompts } from '../agent/builtin/prompts.js';
 import { ModelClient } from '../llm/client.js';
 import { InfraError } from '../llm/errors.js';
-import { reply, schemaName, start, type FakeServer } from '../llm/fake-server.js';
+import { reply, schemaName, start, type FakeServer } from './fake-server.js';
 import { checkRole, preflight } from '../llm/preflight.js';
 import type { Role, RoleConfig } from '../llm/roles.js';
 import { forgetModes } from '../llm/structured-mode.js';
 import { readReply } from '../llm/tolerant.js';
 import { z } from 'zod';
-import { BAKERY_TASK, exampleCase } from '../personas/example-task.js';
+import { BAKERY_TASK, exampleCase } from './example-task.js';
 import { createSimulatedUser } from '../personas/simulated-user.js';
 
 /**

@@ -46,6 +46,22 @@ async function importsOf(dir: string): Promise<{ file: string; spec: string }[]>
 test('layering: protocol/ imports nothing of the pipeline, and judge/ does not import reporters/', async () => {
   const protocol = (await importsOf('protocol')).filter((i) => i.spec.startsWith('..'));
   assert.deepEqual(protocol, [], 'protocol/ is the bottom of the house');
+  const stats = (await importsOf('stats')).filter((i) => i.spec.startsWith('..'));
+  assert.deepEqual(stats, [], 'stats/ (the shared bootstrap) sits below judge/ and reporters/');
   const judge = (await importsOf('judge')).filter((i) => i.spec.includes('/reporters/'));
   assert.deepEqual(judge, []);
+});
+
+test('layering: no production folder imports a module from test/, and only config/ reads process.env', async () => {
+  const folders = ['agent', 'cli', 'config', 'fixtures', 'judge', 'llm', 'personas', 'protocol', 'reporters', 'sandbox', 'site', 'slots', 'specs', 'stats'];
+  const present = (await fs.readdir(ROOT, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  const imports = (await Promise.all(folders.filter((f) => present.includes(f)).map(importsOf))).flat();
+  assert.deepEqual(imports.filter((i) => i.spec.startsWith('.') && /(^|\/)test\//.test(i.spec)), [], 'test-only modules (the fake server, the example task) stay under test/');
+  const readers: string[] = [];
+  for (const dir of folders.filter((f) => f !== 'config' && present.includes(f))) {
+    for (const name of await fs.readdir(path.join(ROOT, dir), { recursive: true })) {
+      if (name.endsWith('.ts') && (await fs.readFile(path.join(ROOT, dir, name), 'utf8')).includes('process.env')) readers.push(`${dir}/${name}`);
+    }
+  }
+  assert.deepEqual(readers, [], 'read the environment through config/env.ts');
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { UsageError, type CliIo } from '../cli/io.js';
 import { personasCommand } from '../cli/personas.js';
-import { reply, schemaName, start, type FakeServer } from '../llm/fake-server.js';
+import { reply, schemaName, start, type FakeServer } from './fake-server.js';
 import { loadDataset } from '../slots/load.js';
 
 function capture(): CliIo & { outText: () => string; errText: () => string } {

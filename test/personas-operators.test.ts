@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { allPersonaDefinitions } from '../personas/definitions.js';
-import { BAKERY_TASK } from '../personas/example-task.js';
-import { degradeOffline, OPERATORS } from '../personas/operators/index.js';
-import { appType } from '../personas/operators/p-min.js';
+import { BAKERY_TASK } from './example-task.js';
+import { degradeOffline, OPERATORS } from '../personas/operators.js';
+import { appType } from '../personas/p-min/operator.js';
 import { sentences, tokens } from '../personas/text.js';
 import { loadDataset } from '../slots/load.js';
 import { PERSONAS } from '../slots/schema.js';
@@ -104,4 +104,21 @@ describe('offline operators', () => {
       }
     }
   });
+});
+
+test('personas: the list is the folder listing, and each folder holds definition, operator, voice and rules', async () => {
+  const { promises: fsp } = await import('node:fs');
+  const { PERSONA_MODULES } = await import('../personas/registry.js');
+  const { PERSONAS } = await import('../slots/schema.js');
+  const dir = new URL('../personas/', import.meta.url);
+  const folders = (await fsp.readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  const withIndex = folders.filter((f) => /^p-/.test(f)).sort();
+  assert.deepEqual(Object.keys(PERSONA_MODULES).map((p) => p.toLowerCase()).sort(), withIndex);
+  for (const p of PERSONAS) {
+    const files = await fsp.readdir(new URL(`${p.toLowerCase()}/`, dir));
+    for (const f of ['definition.json', 'operator.ts', 'voice.ts', 'voice.md', 'paper.md', 'index.ts']) assert.ok(files.includes(f), `${p}: ${f}`);
+  }
+  const con = PERSONA_MODULES['P-CON'].rules;
+  assert.equal(con.length, 1);
+  assert.equal(con[0]!.holds({ instruction: 'x', omits: [], blurs: [], contradicts: ['a', 'b'] }), false);
 });

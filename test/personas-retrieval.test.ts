@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BAKERY_TASK } from '../personas/example-task.js';
+import { BAKERY_TASK } from './example-task.js';
 import { isDumpRequest, pointsOutConflict } from '../personas/questions.js';
 import { bm25Retrieve, rankSlots } from '../personas/retrieval.js';
 import type { Slot } from '../slots/schema.js';

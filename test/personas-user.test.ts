@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { lexicalLeaks } from '../personas/containment.js';
-import { BAKERY_TASK, exampleCase } from '../personas/example-task.js';
-import { degradeOffline } from '../personas/operators/index.js';
+import { BAKERY_TASK, exampleCase } from './example-task.js';
+import { degradeOffline } from '../personas/operators.js';
 import { createSimulatedUser } from '../personas/simulated-user.js';
 import { tokens } from '../personas/text.js';
 

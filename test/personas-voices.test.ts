@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { CliIo } from '../cli/io.js';
 import { personasCommand } from '../cli/personas.js';
-import { BAKERY_TASK, exampleCase } from '../personas/example-task.js';
+import { BAKERY_TASK, exampleCase } from './example-task.js';
 import { leakBattery } from '../personas/leak-test.js';
 import { createSimulatedUser } from '../personas/simulated-user.js';
 import { longestOracleRun, oracleText } from '../personas/statements.js';

@@ -1,6 +1,7 @@
 import { createCommandAgent, DEFAULT_COMMAND_STEP_TIMEOUT_MS } from '../command/command-agent.js';
 import { AUDIT_VERSION } from '../audit.js';
 import type { AdapterModule } from '../registry.js';
+import { rawProcessEnv } from '../../config/process-env.js';
 
 /**
  * Bring your own agent: `IWB_AGENT=command:<command line>` runs the program once per episode and talks
@@ -19,7 +20,7 @@ export const adapter: AdapterModule = {
       command,
       stepTimeoutMs: deps.commandStepTimeoutMs ?? DEFAULT_COMMAND_STEP_TIMEOUT_MS,
       cwd: deps.cwd ?? process.cwd(),
-      env: deps.env ?? process.env,
+      env: deps.env ?? rawProcessEnv(),
       ...(deps.agentName ? { name: deps.agentName } : {}),
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { fill } from '../operators/shared.js';
+import { fill } from '../operator-text.js';
 import { assignments, core, inline } from '../phrasing.js';
 import { pick, type Rng } from '../prng.js';
 import { capitalise, endSentence } from '../text.js';

@@ -1,4 +1,4 @@
-import { fill } from '../operators/shared.js';
+import { fill } from '../operator-text.js';
 import { terse } from '../phrasing.js';
 import { pick } from '../prng.js';
 import { assemble, styleOf, type Voice } from '../voice.js';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { operatorData } from '../definitions.js';
-import { fill } from '../operators/shared.js';
+import { fill } from '../operator-text.js';
 import { spoken } from '../phrasing.js';
 import { pick, shuffle } from '../prng.js';
 import { assemble, styleOf, type Voice } from '../voice.js';
 
 /**
  * P-RAM (Relation): the requirement, correct and complete, buried between remarks about anything else. The
- * remarks are the persona's own chatter lines (definitions/p-ram.json), shared with its operator.
+ * remarks are the persona's own chatter lines (p-ram/definition.json), shared with its operator.
  */
 const style = styleOf('P-RAM');
 const { chatter } = operatorData('P-RAM', z.looseObject({ chatter: z.array(z.string().min(1)).min(2) }));

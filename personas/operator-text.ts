@@ -1,6 +1,6 @@
-import type { Slot, Task } from '../../slots/schema.js';
-import type { Rng } from '../prng.js';
-import { sentenceFor, sentences } from '../text.js';
+import type { Slot, Task } from '../slots/schema.js';
+import type { Rng } from './prng.js';
+import { sentenceFor, sentences } from './text.js';
 
 /** Which sentence of the gold instruction states each slot, so an operator can edit a fact where it is said. */
 export interface Alignment {

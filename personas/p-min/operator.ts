@@ -3,7 +3,7 @@ import type { Task } from '../../slots/schema.js';
 import { operatorData } from '../definitions.js';
 import { mulberry32, pick } from '../prng.js';
 import type { DegradedInstruction } from '../types.js';
-import { fill } from './shared.js';
+import { fill } from '../operator-text.js';
 
 /** P-MIN (Quantity): only the kind of site survives; every slot is omitted. */
 const Data = z.object({ templates: z.array(z.string().includes('{app}')).min(1) });

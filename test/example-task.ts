@@ -24,7 +24,7 @@ export const BAKERY_TASK: Task = {
     { id: 'no-login', task: 'Do not add a login or sign-up page', expectedResult: 'No login or sign-up page or link exists', targetComponent: 'Login page', assertionType: 'NEGATIVE', cTech: 1 },
   ],
   personas: {},
-  source: 'personas/example-task.ts',
+  source: 'test/example-task.ts',
 };
 
 /** A Case of a task seen through one persona, weights equal: enough for the simulated user and leak tests. */

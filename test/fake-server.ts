@@ -1,30 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { refusal, shape, type Quirks } from './fake-quirks.js';
+import type { FakeRequestBody } from './fake-request.js';
+
+export type { FakeMessage, FakeRequestBody } from './fake-request.js';
 
 /**
  * A real HTTP server that speaks just enough of the OpenAI chat API for the real SDK to talk to it, so
  * tests exercise the same code path as a run against a live endpoint: serialisation, headers, timeouts,
  * status codes. Each test scripts the replies it needs and then inspects what the client sent.
  */
-
-export interface FakeMessage {
-  role: string;
-  content?: string | null | Array<{ type: string; text?: string }>;
-  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
-  tool_call_id?: string;
-}
-
-export interface FakeRequestBody {
-  model?: string;
-  messages: FakeMessage[];
-  response_format?: { type: string; json_schema?: { name: string; schema?: unknown; strict?: boolean } };
-  tools?: Array<{ type: string; function: { name: string } }>;
-  tool_choice?: unknown;
-  temperature?: number;
-  seed?: number;
-  [key: string]: unknown;
-}
 
 export interface RecordedRequest {
   method: string;
@@ -81,7 +66,7 @@ export interface FakeServer {
   pending(): number;
   /** Forget queued replies, the handler and the recorded requests: one server can serve many tests. */
   reset(): void;
-  /** Behave like a real provider (see llm/fake-quirks.ts); replaces earlier quirks, kept across reset(). */
+  /** Behave like a real provider (see test/fake-quirks.ts); replaces earlier quirks, kept across reset(). */
   quirks(q: Quirks): void;
   close(): Promise<void>;
 }

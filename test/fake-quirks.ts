@@ -1,4 +1,4 @@
-import type { FakeRequestBody } from './fake-server.js';
+import type { FakeRequestBody } from './fake-request.js';
 
 /**
  * The documented habits of real OpenAI-compatible providers, for the fake server to imitate. Each is

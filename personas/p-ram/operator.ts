@@ -4,7 +4,7 @@ import { operatorData } from '../definitions.js';
 import { mulberry32, pick, shuffle } from '../prng.js';
 import { lowerFirst } from '../text.js';
 import type { DegradedInstruction } from '../types.js';
-import { align, fill, inTaskOrder, pickOrdered, slotsIn } from './shared.js';
+import { align, fill, inTaskOrder, pickOrdered, slotsIn } from '../operator-text.js';
 
 /**
  * P-RAM (Relation): every gold sentence survives, in order, buried between seeded off-topic remarks; one

@@ -4,7 +4,7 @@ import { operatorData } from '../definitions.js';
 import { mulberry32, pick } from '../prng.js';
 import { COLOURS, isStopword, NUMBER_WORDS, slotText, tokens } from '../text.js';
 import type { DegradedInstruction } from '../types.js';
-import { escapeRegExp, inTaskOrder } from './shared.js';
+import { escapeRegExp, inTaskOrder } from '../operator-text.js';
 
 /**
  * P-INT (Manner): concrete terms (colours, numbers, component names) become figurative, vague phrases.

@@ -4,7 +4,7 @@ import { operatorData } from '../definitions.js';
 import { mulberry32, pick, type Rng } from '../prng.js';
 import { concreteFacts, endSentence, isColour, slotText, tokens } from '../text.js';
 import type { DegradedInstruction } from '../types.js';
-import { align, escapeRegExp, fill, inTaskOrder, slotsIn, type Alignment } from './shared.js';
+import { align, escapeRegExp, fill, inTaskOrder, slotsIn, type Alignment } from '../operator-text.js';
 
 /**
  * P-CON (Quality): exactly one slot is stated wrongly. A swapped colour or a changed number is preferred,

@@ -1,0 +1,47 @@
+import { readJudgeSettings, type JudgeSettings } from '../judge/settings.js';
+import { readRoles, type RoleConfigs } from '../llm/roles.js';
+import { checkEnv } from './env-check.js';
+import { rawProcessEnv } from './process-env.js';
+import { readSettings, RUN_ID_VARIABLE, type Settings } from './settings.js';
+
+/**
+ * The one place the harness reads its environment: every variable, checked (no unknown IWB_* name) and
+ * validated (each reader's zod schema names the variable whose value is wrong), into one typed object.
+ * Modules below take an `Env` (or a part of it) as an argument and never look at process.env, so a test
+ * builds one from a plain record with `readEnv({...})`.
+ *
+ * Adding a variable: declare it with `declareEnv` in the reader that owns its concept (config/settings.ts
+ * for run settings, judge/settings.ts, llm/roles.ts for the IWB_<ROLE>_* families), give it a schema there,
+ * and add its row to README's variable table; test/env-registry.test.ts fails until both are done.
+ * A new reader module is one more field here and one import in config/env-check.ts.
+ */
+export interface Env {
+  settings: Settings;
+  judge: JudgeSettings;
+  roles: RoleConfigs;
+  /** Set by the run for its workers (fixtures/global-setup.ts), never by a user. */
+  runId: string | undefined;
+  /** Where Playwright's HTML reporter writes, when the user moved it. */
+  playwrightHtmlOutputDir: string | undefined;
+}
+
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+
+export function readEnv(env: EnvSource = rawProcessEnv(), cwd = process.cwd()): Env {
+  checkEnv(env);
+  return {
+    settings: readSettings(env, cwd),
+    judge: readJudgeSettings(env),
+    roles: readRoles(env),
+    runId: env[RUN_ID_VARIABLE] || undefined,
+    playwrightHtmlOutputDir: env.PLAYWRIGHT_HTML_OUTPUT_DIR || undefined,
+  };
+}
+
+let current: Env | undefined;
+
+/** The process's environment, read once; entry points (fixtures, reporter, CLI) call this. */
+export function processEnv(): Env {
+  current ??= readEnv(rawProcessEnv(), process.cwd());
+  return current;
+}
