@@ -14,7 +14,7 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md', as
     assert.equal(run.status, 0, run.output.slice(-3000));
     const bench = BenchSchema.parse(JSON.parse(await fs.readFile(path.join(out, 'bench.json'), 'utf8')));
     assert.equal(bench.quick, true);
-    assert.equal(bench.dataset.cases, 8);
+    assert.equal(bench.dataset.cases, 4);
     assert.deepEqual(bench.runs.map((r) => [r.kind, r.workers]), [['record', 2], ['replay', 2]]);
     const [record, replay] = bench.runs;
     assert.equal(record!.slotsJudged, bench.dataset.slots, 'every slot of the slice was judged');

@@ -61,7 +61,8 @@ after(async () => {
 /** The run must not block this process's event loop: the fake judge answers from it. */
 function playwright(args: string[], env: Record<string, string>): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...process.env, CI: '', ...env } });
+    // The fake judge's script changes from test to test: recorded model calls must not answer for it.
+    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...process.env, CI: '', IWB_LLM_CACHE: 'off', ...env } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
