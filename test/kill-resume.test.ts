@@ -14,7 +14,8 @@ import type { Report } from '../reporters/report.js';
 import { ROOT } from './bench-support.js';
 import { lastUserText, reply, schemaName, start, type FakeReply, type FakeServer, type RecordedRequest } from './fake-server.js';
 import { checkRunFolder } from './run-folder-check.js';
-import { tryLock, unlock } from '../fixtures/episode-lock.js';
+import { tryLock, unlock } from '../protocol/file-lock.js';
+import { takeTurn } from '../llm/limits.js';
 
 /**
  * A run killed with SIGKILL in the middle (runner, workers and all else in its process group, as the OOM
@@ -307,4 +308,19 @@ test('the episode lock: a live owner is waited for; a killed owner, or a lock le
   await fs.utimes(lock, old, old);
   assert.equal(await tryLock(lock), false);
   assert.equal(await tryLock(lock), true, 'an old lock without an owner is taken over');
+});
+
+test('the shared per-minute pacer: a pacer file torn and a lock left by a killed process do not stop the next run', async () => {
+  const dir = await fs.mkdtemp(path.join(tmp, 'rate-'));
+  const file = path.join(dir, 'judge-x.json');
+  const gone = spawn(process.execPath, ['-e', '']);
+  await new Promise((r) => gone.on('exit', r));
+  await fs.writeFile(file, '{"next": 17');
+  await fs.writeFile(`${file}.lock`, String(gone.pid));
+  const started = Date.now();
+  await takeTurn(dir, 'judge-x', 60);
+  assert.ok(Date.now() - started < 1000, `taken at once, not after a stale-lock timeout: ${Date.now() - started} ms`);
+  const next = (JSON.parse(await fs.readFile(file, 'utf8')) as { next: number }).next;
+  assert.ok(next > Date.now() + 500, 'the next request waits a second (60 a minute)');
+  assert.deepEqual((await fs.readdir(dir)).sort(), ['judge-x.json'], 'no lock or temporary file left');
 });
