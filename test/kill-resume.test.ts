@@ -156,6 +156,7 @@ interface Run {
   signal: NodeJS.Signals | null;
   output: string;
   seconds: number;
+  endedAt: number;
   requests: RecordedRequest[];
 }
 
@@ -187,7 +188,7 @@ function runBenchmark(name: string, killWhen?: () => Promise<boolean>): Promise<
       ended = true;
       clearTimeout(timer);
       clearTimeout(guard);
-      resolve({ status, signal, output, seconds: (Date.now() - started) / 1000, requests: fake.requests.slice(first) });
+      resolve({ status, signal, output, seconds: (Date.now() - started) / 1000, endedAt: Date.now(), requests: fake.requests.slice(first) });
     });
   });
 }
@@ -260,7 +261,7 @@ test('a run killed with SIGKILL mid-run and started again: nothing finished is r
   const recorded = cut.requests.filter((r) => callsAtKill.has(callKey(fake.baseURL, r.body)));
   assert.equal(recorded.length, callsAtKill.size, 'each recorded model call is a request the killed run sent (the cache key is recomputed right)');
   const atKill = await checkRunFolder(killed.runDir, killed.llmCache);
-  console.log(`killed after ${cut.seconds} s (${Date.now() - killedAt} ms to end): ${episodesAtKill.size} episode(s), ${verdictsAtKill.size} verdict(s), ${callsAtKill.size} model calls recorded`, atKill, tally(cut.requests));
+  console.log(`killed after ${cut.seconds} s (all gone ${cut.endedAt - killedAt} ms after the kill): ${episodesAtKill.size} episode(s), ${verdictsAtKill.size} verdict(s), ${callsAtKill.size} model calls recorded`, atKill, tally(cut.requests));
   assert.equal(episodesAtKill.size, 1, 'the first case\'s episode was on disk at the kill, the second\'s under way');
   assert.deepEqual(atKill.problems, [], 'every file the killed run left is whole');
   assert.ok(running.some((p) => p.includes('chromium')) && running.some((p) => p.includes('workerProcessEntry')), `the run's processes are recognised: ${running.join('; ')}`);
