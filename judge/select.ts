@@ -3,7 +3,8 @@ import type { Role } from '../llm/roles.js';
 import { createLlmJudge } from './llm-judge.js';
 import { createProbeJudge } from './probe-judge.js';
 import type { JudgeMode } from './prompt.js';
-import type { WeightedSlot } from '../slots/schema.js';
+import type { Case, WeightedSlot } from '../slots/schema.js';
+import { createPaperJudge } from './paper-judge.js';
 import type { Judge, SiteUnderTest, Verdict } from './types.js';
 import { crashEvidence } from './crash-check.js';
 import type { Profile } from '../config/profiles.js';
@@ -33,12 +34,15 @@ function selectSlotJudge(deps: JudgeDeps): Judge {
   const probe = createProbeJudge();
   const client = deps.clients.judge;
   if (!client) return probe;
+  // A profile with a case-wide session (the paper's) gets the paper-shaped judge; IWB_JUDGE_MODE chooses only under a per-slot profile.
+  const caseSlots = (c: Case) => c.slots.filter((s) => !s.probe);
+  if (deps.profile?.judgeSession === 'case') return createCompositeJudge({ probe, model: createPaperJudge({ client, profile: deps.profile, caseSlots }) });
   const model = createLlmJudge({
     client,
     ...(deps.mode ? { mode: deps.mode } : {}),
     ...(deps.stepCap !== undefined ? { stepCap: deps.stepCap } : {}),
     ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
-    caseSlots: (c) => c.slots.filter((s) => !s.probe),
+    caseSlots,
   });
   return createCompositeJudge({ probe, model });
 }
