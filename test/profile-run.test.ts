@@ -12,7 +12,7 @@ import type { Report } from '../reporters/report.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Two slots without probes, so a judge model decides them unless the crash rule does first. */
-const RECORD = JSON.stringify({
+const record = (over: Record<string, string> = {}) => JSON.stringify({
   id: 'counter-1-P-MIN',
   original_id: 'counter-1',
   persona: 'P-MIN',
@@ -24,6 +24,7 @@ const RECORD = JSON.stringify({
     { id: 's1', original_task: 'Read the heading', expected_result: 'The heading reads Echo agent', target_component: 'Header', assertion_type: 'POSITIVE', c_tech: 1 },
     { id: 's2', original_task: 'Look for a sign-up form', expected_result: 'There is no sign-up form', target_component: 'Unrequested_Feature', assertion_type: 'NEGATIVE', c_tech: 1 },
   ],
+  ...over,
 });
 
 /** A judge that passes every slot, in whichever session shape asks it. */
@@ -40,12 +41,15 @@ function judgeModel(req: RecordedRequest) {
 let fake: FakeServer;
 let tmp: string;
 let dataset: string;
+let quiet: string;
 before(async () => {
   fake = await start();
   fake.script(judgeModel);
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-crash-run-'));
   dataset = path.join(tmp, 'counter.jsonl');
-  await fs.writeFile(dataset, RECORD + '\n');
+  await fs.writeFile(dataset, record() + '\n');
+  quiet = path.join(tmp, 'quiet.jsonl');
+  await fs.writeFile(quiet, record({ instruction: 'A page with a heading and a button that counts clicks. (quiet)' }) + '\n');
 });
 after(async () => {
   await fake?.close();
@@ -53,7 +57,7 @@ after(async () => {
 });
 
 /** Spawned, not run in this process: the fake judge answers from this event loop. */
-function run(name: string, profile: 'paper' | 'iwb'): Promise<{ status: number | null; output: string; report: () => Promise<Report> }> {
+function run(name: string, profile: 'paper' | 'iwb', data = dataset): Promise<{ status: number | null; output: string; report: () => Promise<Report> }> {
   const reportDir = path.join(tmp, `report-${name}`);
   return new Promise((resolve) => {
     const child = spawn('npx', ['playwright', 'test', '--project=p-min', '--workers=1', '--reporter=line,./reporters/iwb-reporter.ts', '--output', path.join(tmp, `results-${name}`)], {
@@ -64,7 +68,7 @@ function run(name: string, profile: 'paper' | 'iwb'): Promise<{ status: number |
         IWB_LLM_CACHE: 'off',
         IWB_PROFILE: profile,
         IWB_USER: 'contained',
-        IWB_DATASET: dataset,
+        IWB_DATASET: data,
         IWB_AGENT: 'command:node test/fixtures/crash-agent.mjs',
         IWB_RUN_DIR: path.join(tmp, `runs-${name}`),
         IWB_REPORT_DIR: reportDir,
@@ -102,4 +106,19 @@ test('a working page that logs a console error on load: every slot fails as cras
   assert.equal(i.visualBug, true, 'the console error still counts toward VBR');
   assert.ok(judgeTurns() >= 2, 'the judge judged each slot');
   assert.ok(!iwb.output.includes('crashed on load'));
+});
+
+test('under paper a site that loads cleanly is judged by one paper-shaped session for the whole case, against the gold instruction after a submit', async () => {
+  fake.reset();
+  fake.script(judgeModel);
+  const paper = await run('paper-quiet', 'paper', quiet);
+  assert.equal(paper.status, 0, paper.output.slice(-3000));
+  const p = (await paper.report()).cases[0]!;
+  assert.deepEqual(p.slots.map((s) => [s.id, s.status]), [['s1', 'pass'], ['s2', 'pass']]);
+  const turns = fake.requests.filter((r) => schemaName(r)?.startsWith('judge_'));
+  assert.deepEqual(turns.map(schemaName), ['judge_paper_turn'], 'one session for both slot tests');
+  assert.match(JSON.stringify(turns[0]!.body.messages), /Slot s1[\s\S]*Slot s2[\s\S]*titled \\"Echo agent\\" with a button that counts/);
+  const files = await fs.readdir(path.join(tmp, 'runs-paper-quiet'), { recursive: true });
+  assert.ok(files.some((f) => f.endsWith('judge-session.json')), 'the session is kept beside the episode');
+  assert.ok(files.some((f) => f.endsWith('crash.json')));
 });
