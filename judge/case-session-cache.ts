@@ -16,7 +16,7 @@ import type { SessionResult } from './llm-session.js';
 
 const StoredSchema = z.object({
   key: z.string(),
-  outcomes: z.array(z.object({ slot: z.string(), status: z.enum(['pass', 'fail', 'errored']), evidence: z.string() })),
+  outcomes: z.array(z.object({ slot: z.string(), status: z.enum(['pass', 'fail', 'errored']), evidence: z.string(), unmentioned: z.boolean().optional() })),
   steps: z.array(JudgeStepSchema),
   injection: z.string().nullable(),
   blockedRequests: z.number(),

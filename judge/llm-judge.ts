@@ -95,6 +95,7 @@ export function sessionVerdict(r: SessionResult, slotId: string, judge: { name: 
     steps: r.steps,
     durationMs: payer ? r.durationMs : 0,
     injection: r.injection !== null,
+    ...(o.unmentioned ? { unmentioned: true } : {}),
     blockedRequests: r.blockedRequests,
     tokens: payer ? r.tokens : { prompt: 0, completion: 0 },
     model: judge.model,

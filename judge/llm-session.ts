@@ -31,6 +31,8 @@ export interface SessionRequest {
 export interface SlotOutcome {
   status: 'pass' | 'fail' | 'errored';
   evidence: string;
+  /** The judge never gave this slot a verdict (see Verdict.unmentioned). */
+  unmentioned?: boolean;
 }
 
 export interface SessionResult {
@@ -126,7 +128,7 @@ function decide(d: Decision, slots: WeightedSlot[], out: Map<string, SlotOutcome
   }
   const wanted = new Set(slots.map((s) => s.id));
   for (const v of d.verdicts) if (wanted.has(v.slot) && !out.has(v.slot)) out.set(v.slot, { status: v.status, evidence: v.evidence });
-  for (const s of slots) if (!out.has(s.id)) out.set(s.id, { status: 'errored', evidence: 'the judge gave no verdict for this slot' });
+  for (const s of slots) if (!out.has(s.id)) out.set(s.id, { status: 'errored', evidence: 'the judge gave no verdict for this slot', unmentioned: true });
 }
 
 export async function readView(page: Page, labels: Labelling, guard: PageGuard): Promise<PageView> {

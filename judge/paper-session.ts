@@ -42,7 +42,8 @@ export async function runPaperSession(req: PaperSessionRequest): Promise<Session
   const outcomes = new Map<string, SlotOutcome>();
   const ids = new Set(req.slots.map((s) => s.id));
   const open = () => req.slots.map((s) => s.id).filter((id) => !outcomes.has(id));
-  const closeOpen = (status: SlotOutcome['status'], evidence: string) => open().forEach((id) => outcomes.set(id, { status, evidence }));
+  const closeOpen = (status: SlotOutcome['status'], evidence: string, unmentioned = false) =>
+    open().forEach((id) => outcomes.set(id, { status, evidence, ...(unmentioned ? { unmentioned } : {}) }));
   let injection: string | null = null;
   let unsettled = `the judge never gave a verdict for this slot in its session (${turns} turns at most)`;
   const settle = (verdicts: PaperVerdict[]) => {
@@ -117,7 +118,7 @@ export async function runPaperSession(req: PaperSessionRequest): Promise<Session
         await responsive(page, labels.dispose(), 'releasing the labels', 2000).catch(() => undefined);
       }
     }
-    closeOpen(req.rules.unmentioned, unsettled);
+    closeOpen(req.rules.unmentioned, unsettled, true);
   } catch (e) {
     if (isPageUnresponsive(e)) {
       // The agent's page hung or crashed: what the judge could not see is not there.

@@ -8,7 +8,7 @@ import { PROFILES, type Profile } from '../config/profiles.js';
 import { createPaperJudge, SESSION_FILE } from '../judge/paper-judge.js';
 import { UNTRUSTED_MARK } from '../judge/prompt.js';
 import { selectJudge } from '../judge/select.js';
-import type { SiteUnderTest } from '../judge/types.js';
+import type { SiteUnderTest, Verdict } from '../judge/types.js';
 import { ModelClient } from '../llm/client.js';
 import type { EpisodeStatus } from '../protocol/enums.js';
 import type { Case } from '../slots/schema.js';
@@ -58,11 +58,11 @@ const SCRIPT = [
   final([{ slot: 'c', status: 'pass' }]),
 ];
 
-async function judgeAll(profile: Profile, status: EpisodeStatus, episodeDir?: string): Promise<Map<string, { status: string; evidence: string; cached?: boolean; tokens?: { prompt: number } }>> {
+async function judgeAll(profile: Profile, status: EpisodeStatus, episodeDir?: string): Promise<Map<string, Verdict>> {
   const judge = createPaperJudge({ client: client(), profile });
   const c = demo();
   const dir = episodeDir ?? (await fs.mkdtemp(path.join(tmp, 'episode-')));
-  const out = new Map<string, { status: string; evidence: string; cached?: boolean; tokens?: { prompt: number } }>();
+  const out = new Map<string, Verdict>();
   for (const s of c.slots) {
     const sut = await siteUnderTest(browser, site, c);
     try {
@@ -85,6 +85,7 @@ describe('the paper-shaped case session', () => {
     assert.deepEqual([...v].map(([id, r]) => [id, r.status]), [['a', 'pass'], ['b', 'pass'], ['c', 'pass'], ['d', 'fail']]);
     assert.equal(v.get('a')!.evidence.startsWith('seen a'), true, 'the pass given first stands, with its evidence');
     assert.match(v.get('d')!.evidence, /never gave a verdict/);
+    assert.deepEqual([...v.values()].map((r) => r.unmentioned ?? false), [false, false, false, true], 'the report can count slots the judge never mentioned');
     assert.match(v.get('d')!.evidence, /addressed the judge/, 'the page that speaks to the judge is flagged');
     assert.equal(v.get('a')!.cached, undefined, 'the first slot test ran the session and is charged for it');
     assert.deepEqual([v.get('b')!.cached, v.get('b')!.tokens?.prompt], [true, 0]);
