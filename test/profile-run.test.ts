@@ -92,6 +92,7 @@ test('a working page that logs a console error on load: every slot fails as cras
   const p = (await paper.report()).cases[0]!;
   assert.deepEqual(p.slots.map((s) => [s.id, s.status]), [['s1', 'fail'], ['s2', 'fail']]);
   assert.equal(p.tcr, 0);
+  assert.equal(p.hallucinated, true, 'its NEGATIVE slot failed too, so the case counts as hallucinated, as in the paper');
   assert.equal((await paper.report()).meta.profile, 'paper');
   assert.equal(paper.output.split('crashed on load: analytics: failed to start the tracker').length - 1 >= 2, true, `each slot says why:\n${paper.output.slice(-3000)}`);
   assert.equal(judgeTurns(), 0, 'no judge session was asked about a crashed site');
