@@ -1,4 +1,5 @@
-import type { CDPSession, ElementHandle, Frame, JSHandle, Page } from '@playwright/test';
+import type { ElementHandle, Frame, JSHandle, Page } from '@playwright/test';
+import { viewportPng } from '../site/screenshot.js';
 import { CLICK_TRACKER_SCRIPT, inPage } from './in-page.js';
 import { collectCandidates, contentBox, pointsHit, type RawCandidate, type Rect } from './som-collect.js';
 import { composeLabels } from './som-overlay.js';
@@ -131,7 +132,7 @@ export async function labelPage(page: Page, opts: LabelOptions = {}): Promise<La
   }));
   const points = found.map((f) => ({ x: f.raw.point.x + f.offset.x, y: f.raw.point.y + f.offset.y }));
   const { dpr, ...viewport } = await page.evaluate(() => ({ width: document.documentElement.clientWidth || window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio }));
-  const screenshot = await capture(page, dpr);
+  const screenshot = await viewportPng(page, dpr);
   const labelled = opts.compose === false ? screenshot : composeLabels(screenshot, elements);
   const made: ElementHandle[] = [];
   return {
@@ -152,42 +153,6 @@ export async function labelPage(page: Page, opts: LabelOptions = {}): Promise<La
       await Promise.all([...made, ...toDispose].map((h) => h.dispose().catch(() => {})));
     },
   };
-}
-
-const SHOT_TIMEOUT_MS = 10_000;
-const sessions = new WeakMap<Page, Promise<CDPSession | null>>();
-
-/**
- * The viewport as a PNG. In Chromium at device scale 1 it asks DevTools directly with `optimizeForSpeed`
- * (a faster PNG encoder: about 60 against 100 ms for Playwright's screenshot, measured); elsewhere, or if
- * that fails, Playwright's screenshot. caret: 'initial' because Playwright's caret hiding writes style
- * attributes into the judged page.
- */
-async function capture(page: Page, dpr: number): Promise<Buffer> {
-  const fallback = () => page.screenshot({ scale: 'css', caret: 'initial', timeout: SHOT_TIMEOUT_MS });
-  if (dpr !== 1) return fallback();
-  let session = sessions.get(page);
-  if (!session) {
-    session = page.context().newCDPSession(page).catch(() => null);
-    sessions.set(page, session);
-  }
-  const cdp = await session;
-  if (!cdp) return fallback();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`screenshot timed out after ${SHOT_TIMEOUT_MS} ms`)), SHOT_TIMEOUT_MS);
-  });
-  try {
-    const shot = cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false });
-    const { data } = await Promise.race([shot, timeout]);
-    return Buffer.from(data, 'base64');
-  } catch (e) {
-    if (/timed out/.test(String(e))) throw e;
-    sessions.delete(page);
-    return fallback();
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** `[3] button "Add task" value="x" (disabled) in iframe cart`: number, role or tag, name, value. */

@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { allowOnlyOrigin, SERVICE_WORKERS } from '../sandbox/browser-network.js';
+import { viewportPng } from './screenshot.js';
 import { responsive } from './unresponsive.js';
 
 export interface Rendering {
@@ -17,7 +18,7 @@ export const VIEWPORT = { width: 1280, height: 800 };
  * agent. Requests to any other origin are aborted: the site under test is all the browser may reach.
  */
 export async function renderPage(browser: Browser, siteUrl: string, pagePath: string): Promise<Rendering> {
-  return visit(browser, siteUrl, pagePath, async (page) => page.screenshot({ type: 'png' }));
+  return visit(browser, siteUrl, pagePath, viewportPng);
 }
 
 /** The same visit without the picture: what an implement step reports about the page it changed. */
