@@ -24,5 +24,10 @@ export const VerdictSchema = z.object({
   tokens: TokenPairSchema.optional(),
   /** The model behind the verdict, so its tokens can be priced. */
   model: z.string().optional(),
+  /**
+   * The judge's session ended without a verdict for this slot: its status is the profile's rule for such a
+   * slot (errored under iwb, fail under paper). Reports count these apart so a run reads both ways.
+   */
+  unmentioned: z.boolean().optional(),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;
