@@ -173,3 +173,23 @@ test('a report written before these rows reads back: a missing metric is null wi
   const back = ReportSchema.parse(raw);
   assert.deepEqual([back.overall.vciPooled, back.overall.ci.locPaper, back.overall.n.visualLayout, back.cases[0]!.locPaper], [null, null, 0, null]);
 });
+
+test('a run records the paper LOC and whether the trajectory holds reasoning, and the annotation carries both', async () => {
+  const { runEpisode } = await import('../agent/episode.js');
+  const { BAKERY_TASK, exampleCase } = await import('./example-task.js');
+  const c = exampleCase(BAKERY_TASK, 'P-MIN', 'Make me a bakery page.');
+  const replies = [
+    { action: { type: 'clarify', question: 'Which colours?' } },
+    { action: { type: 'submit' }, reasoning: 'Done.', writes: [{ path: 'index.html', content: '<h1>Bakery</h1>\n\n<p>Bread</p>' }, { path: 'dist/app.js', content: 'x\ny\n' }] },
+  ];
+  const agent = { name: 'scripted', config: {}, start: async () => ({ next: async () => replies.shift()! as never }) };
+  const user = { answer: async (q: string) => ({ question: q, answer: 'Brown.', retrievedSlotIds: [], leakCheck: { leakedSlotIds: [], method: 'lexical' as const }, retries: 0, refused: false, tokens: { prompt: 0, completion: 0 }, source: 'offline' as const }) };
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-loc-run-'));
+  // Neither step opens the site, so no browser is needed.
+  const t = await runEpisode({ case: c, agent, browser: undefined as never, user, dir, stepCap: 5, caseHash: 'h' });
+  await fs.rm(dir, { recursive: true, force: true });
+  assert.equal(t.status, 'submitted');
+  assert.deepEqual([t.locPaper, t.linesOfCode], [3, 2], 'dist is left out of both; the paper counts the blank line');
+  const a = annotated(t);
+  assert.deepEqual([a.locPaper, a.hasReasoning, a.counts.clarify, a.questionBeforeCode], [3, true, 1, true]);
+});
