@@ -39,7 +39,9 @@ export function formatText(r: Report): string {
 
 /** Errored cases beside every headline figure: they are left out of the rates, never silently. */
 function erroredNote(a: Aggregate): string {
-  return `${a.erroredCases} errored case(s) and ${a.erroredSlots} errored slot(s) left out`;
+  // Slots the judge never mentioned are failed under paper and errored under iwb: either way a reader should see how many.
+  const unmentioned = a.slotsUnmentioned ? `; ${fmt(a, 'slotsUnmentioned')}% of slots never mentioned by the judge` : '';
+  return `${a.erroredCases} errored case(s) and ${a.erroredSlots} errored slot(s) left out${unmentioned}`;
 }
 
 function roleErrorLines(r: Report): string[] {

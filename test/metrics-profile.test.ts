@@ -158,6 +158,8 @@ test('the unmentioned marker travels from verdict to report; the shares of error
   assert.equal(r.overall.slotsUnmentioned, 2 / 6);
   assert.deepEqual(r.cases[0]!.slots.map((s) => s.unmentioned ?? false), [false, true, false, false]);
   assert.equal(r.byPersona['P-MIN']!.slotsUnmentioned, 2 / 6);
+  assert.match(formatText(r), /33\.3% of slots never mentioned by the judge/, 'the terminal says so beside the errored counts');
+  assert.doesNotMatch(formatText(buildReport(slots('a_P-MIN', ep, ['pass']), meta('paper'), boot)), /never mentioned/);
 });
 
 test('a report written before these rows reads back: a missing metric is null with no interval, on 0 cases', () => {
