@@ -59,9 +59,9 @@ export function verdictAnnotation(v: Pick<Verdict, 'status' | 'judge' | 'evidenc
     ...(v.injection ? { injection: true } : {}),
     ...(v.blockedRequests ? { blockedRequests: v.blockedRequests } : {}),
     ...(v.cached ? { cached: true } : {}),
+    ...(v.unmentioned ? { unmentioned: true } : {}),
     ...(v.tokens ? { tokens: v.tokens } : {}),
     ...(v.model ? { model: v.model } : {}),
-    ...(v.unmentioned ? { unmentioned: true } : {}),
   };
   return annotate(ANNOTATION.verdict, VerdictAnnotationSchema, payload);
 }
