@@ -2,6 +2,7 @@ import type { Browser } from '@playwright/test';
 import type { ModelClient } from '../llm/client.js';
 import type { IntentAnnotation, VisualAnnotation } from '../protocol/annotations.js';
 import type { Case } from '../slots/schema.js';
+import { getCrash, type CrashFinding } from './crash-check.js';
 import { getIntent, type EpisodeOnDisk } from './intent-cache.js';
 import { getVisual } from './visual-cache.js';
 
@@ -10,14 +11,18 @@ export interface EpisodeJudgements {
   intent?: IntentAnnotation;
   /** The deterministic visual check of the final page, with the judge model's 1-5 scores when it has one. */
   visual: VisualAnnotation;
+  /** The crash rule's finding, when the profile applies it. */
+  crash?: CrashFinding;
 }
 
 /**
- * Everything judged once per episode rather than per slot: the trajectory's intent alignment and the final
- * page's visual check and score. Both are kept beside the trajectory, so every slot test of the case (and
- * every rerun) reads the same judgement.
+ * Everything judged once per episode rather than per slot: the crash rule (under a profile that has it), the
+ * trajectory's intent alignment and the final page's visual check and score. Each is kept beside the
+ * trajectory, so every slot test of the case (and every rerun) reads the same judgement.
  */
-export async function judgeEpisode(req: { episode: EpisodeOnDisk; case: Case; browser: Browser; url: string; client?: ModelClient }): Promise<EpisodeJudgements> {
+export async function judgeEpisode(req: { episode: EpisodeOnDisk; case: Case; browser: Browser; url: string; client?: ModelClient; crashRule?: boolean }): Promise<EpisodeJudgements> {
+  // Before anything is judged: a crashed site fails every slot, whatever a judge would say.
+  const crash = req.crashRule ? await getCrash(req.episode.dir, req.browser, req.url) : undefined;
   const intent = req.client ? await getIntent(req.episode, req.case, req.client) : undefined;
   const v = await getVisual(req.episode.dir, req.browser, req.url, { client: req.client, instruction: req.case.task.goldInstruction });
   const visual: VisualAnnotation = {
@@ -26,5 +31,5 @@ export async function judgeEpisode(req: { episode: EpisodeOnDisk; case: Case; br
     ...(v.scores ? { scores: { layout: v.scores.layout, creativeAlignment: v.scores.creativeAlignment, overall: v.scores.overall } } : {}),
     ...(v.scoreUsage ? { usage: v.scoreUsage } : {}),
   };
-  return { ...(intent ? { intent } : {}), visual };
+  return { ...(intent ? { intent } : {}), visual, ...(crash ? { crash } : {}) };
 }
