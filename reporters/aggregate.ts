@@ -15,9 +15,11 @@ type Pair = readonly [number, number];
  * What each aggregate sums per case: a pooled row's numerator and denominator, or a mean row's value over 1,
  * so one rule (sum of numerators over sum of denominators) gives both kinds of figure and their intervals.
  */
-export const CASE_PAIR: Record<MetricKey, (c: CaseResult) => Pair | null> = Object.fromEntries(
-  METRIC_ROWS.map((m) => [m.key, m.pool ?? ((c: CaseResult) => { const v = m.value(c); return v === null ? null : ([v, 1] as const); })]),
-) as Record<MetricKey, (c: CaseResult) => Pair | null>;
+const overOne = (value: (c: CaseResult) => number | null) => (c: CaseResult): Pair | null => {
+  const v = value(c);
+  return v === null ? null : [v, 1];
+};
+export const CASE_PAIR: Record<MetricKey, (c: CaseResult) => Pair | null> = Object.fromEntries(METRIC_ROWS.map((m) => [m.key, m.pool ?? overOne(m.value)])) as Record<MetricKey, (c: CaseResult) => Pair | null>;
 
 export interface AggregateOptions {
   prices?: PriceTable;
