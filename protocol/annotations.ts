@@ -64,6 +64,10 @@ export const EpisodeAnnotationSchema = z.object({
   counts: z.object({ clarify: z.number(), implement: z.number(), verify: z.number(), submit: z.number(), invalid: z.number() }),
   questionBeforeCode: z.boolean(),
   linesOfCode: z.number(),
+  /** The paper's LOC: every line of every final file but node_modules, dist, .next and package-lock.json. Absent in older blobs. */
+  locPaper: z.number().optional(),
+  /** The trajectory holds reasoning text or a question (protocol/build.ts hasReasoningText); absent in older blobs. */
+  hasReasoning: z.boolean().optional(),
   tokens: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
   durationMs: z.number(),
   error: z.string().optional(),

@@ -59,7 +59,7 @@ function step(s: TrajectoryStep, shots: ReadonlyMap<string, string>): string {
 function episode(v: CaseView, shots: ReadonlyMap<string, string>): string {
   const t = v.trajectory;
   if (!t) return `<p class="empty">${esc(v.trajectoryNote ?? 'no trajectory')}</p>`;
-  const status = `<p>Episode <b>${esc(t.status)}</b> after ${t.steps.length} of ${t.stepCap} steps in ${(t.durationMs / 1000).toFixed(1)} s; ${t.counts.clarify} questions, ${t.counts.implement} implements, ${t.counts.verify} verifies${t.questionBeforeCode ? ', asked before coding' : ''}; ${t.linesOfCode} lines of code in ${t.files.length} files.</p>`;
+  const status = `<p>Episode <b>${esc(t.status)}</b> after ${t.steps.length} of ${t.stepCap} steps in ${(t.durationMs / 1000).toFixed(1)} s; ${t.counts.clarify} questions, ${t.counts.implement} implements, ${t.counts.verify} verifies${t.questionBeforeCode ? ', asked before coding' : ''}; ${t.linesOfCode} lines of code${t.locPaper !== undefined ? ` (${t.locPaper} by the paper's count)` : ''} in ${t.files.length} files.</p>`;
   const error = t.error ? `<pre class="bad">${esc(t.error)}</pre>` : '';
   const d = t.deadlock;
   const deadlock = d ? `<p class="bad">Verification deadlock after ${d.failedInARow} failed audits in a row${d.analysis ? `: ${esc(d.analysis.category)}: ${esc(d.analysis.summary)}` : ''}</p>` : '';

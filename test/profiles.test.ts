@@ -4,7 +4,6 @@ import { PROFILE_NAMES, PROFILES } from '../config/profiles.js';
 import { readSettings, userKind } from '../config/settings.js';
 import { formatMarkdown } from '../reporters/format.js';
 import { renderSummary } from '../reporters/html-summary.js';
-import { pooledVci } from '../reporters/aggregate.js';
 import { reportOf } from './report-support.js';
 
 test('IWB_PROFILE defaults to iwb, takes paper, and refuses anything else naming the variable', () => {
@@ -40,18 +39,4 @@ test('report.md and the summary page name the profile at the top', () => {
   assert.ok(html.indexOf('Profile <b>paper</b>') > 0 && html.indexOf('Profile <b>paper</b>') < html.indexOf('<h2>'));
   delete report.meta.profile;
   assert.match(formatMarkdown(report), /Profile `iwb`/, 'a report from before profiles reads as iwb');
-});
-
-test('pooled VCI sums verify and implement steps over cases; the per-case mean stays beside it', () => {
-  // 1 verify over 1 implement, 1 over 9: the verify step of a case without code still counts in the pool: 5/10.
-  const cases = [
-    { verifySteps: 1, implementSteps: 1 },
-    { verifySteps: 1, implementSteps: 9 },
-    { verifySteps: null, implementSteps: null },
-    { verifySteps: 3, implementSteps: 0 },
-  ];
-  assert.equal(pooledVci(cases), 5 / 10);
-  assert.equal(pooledVci([{ verifySteps: 2, implementSteps: 0 }]), null);
-  const report = reportOf([{ id: 't0_P-MIN', agent: 'a', positives: ['pass'], negatives: ['pass'] }]);
-  assert.equal(report.overall.vciPooled, 1, 'the built report carries the pooled figure (the support episode: 1 verify, 1 implement)');
 });
