@@ -1,13 +1,14 @@
 import type { Browser } from '@playwright/test';
 import type { ModelClient } from '../llm/client.js';
 import type { IntentAnnotation, VisualAnnotation } from '../protocol/annotations.js';
+import { hasReasoningText } from '../protocol/build.js';
 import type { Case } from '../slots/schema.js';
 import { getCrash, type CrashFinding } from './crash-check.js';
 import { getIntent, type EpisodeOnDisk } from './intent-cache.js';
 import { getVisual } from './visual-cache.js';
 
 export interface EpisodeJudgements {
-  /** IAS and the LLM-judged CHR; absent without a judge model. */
+  /** IAS and the LLM-judged CHR; absent without a judge model, or for a trajectory with no reasoning text to judge. */
   intent?: IntentAnnotation;
   /** The deterministic visual check of the final page, with the judge model's 1-5 scores when it has one. */
   visual: VisualAnnotation;
@@ -23,7 +24,10 @@ export interface EpisodeJudgements {
 export async function judgeEpisode(req: { episode: EpisodeOnDisk; case: Case; browser: Browser; url: string; client?: ModelClient; crashRule?: boolean }): Promise<EpisodeJudgements> {
   // Before anything is judged: a crashed site fails every slot, whatever a judge would say.
   const crash = req.crashRule ? await getCrash(req.episode.dir, req.browser, req.url) : undefined;
-  const intent = req.client ? await getIntent(req.episode, req.case, req.client) : undefined;
+  // A trajectory with no reasoning text and no question gets the profile's fixed IAS (reporters/metrics.ts
+  // intentScore: 1 under paper, none under iwb) and has no question for the LLM CHR: a judgement would be
+  // paid for and dropped. The same predicate sets the episode's `hasReasoning`, so the two cannot disagree.
+  const intent = req.client && hasReasoningText(req.episode.trajectory.steps) ? await getIntent(req.episode, req.case, req.client) : undefined;
   const v = await getVisual(req.episode.dir, req.browser, req.url, { client: req.client, instruction: req.case.task.goldInstruction });
   const visual: VisualAnnotation = {
     bug: v.bug,
