@@ -1,12 +1,14 @@
 import path from 'node:path';
 import type { Browser, ConsoleMessage, Page } from '@playwright/test';
-import { z } from 'zod';
+import { CrashFindingSchema, type CrashFinding } from '../protocol/annotations.js';
 import { readCacheFile } from '../protocol/cache-file.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
 import { SERVICE_WORKERS } from '../sandbox/browser-network.js';
 import { isPageUnresponsive, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
 import { inPage } from './in-page.js';
 import { guardPage } from './page-guard.js';
+
+export type { CrashFinding } from '../protocol/annotations.js';
 
 /**
  * The paper profile's crash rule (config/profiles.ts `crashRule`): before any slot is judged, the
@@ -16,14 +18,6 @@ import { guardPage } from './page-guard.js';
  * rerun and for every worker: the finding is kept beside the trajectory (crash.json).
  */
 
-export const CrashFindingSchema = z.object({
-  crashed: z.boolean(),
-  /** The first error, or "empty body", or why the page did not load; absent when not crashed. */
-  reason: z.string().optional(),
-  /** Every error seen while loading, first ten, for the case viewer and a reader who doubts the rule. */
-  errors: z.array(z.string()),
-});
-export type CrashFinding = z.infer<typeof CrashFindingSchema>;
 
 /** As the paper's harness: the DOM, then a fixed pause for scripts that run after it. */
 const SETTLE_MS = 2000;

@@ -32,6 +32,7 @@ export async function judgeEpisode(req: { episode: EpisodeOnDisk; case: Case; br
   const visual: VisualAnnotation = {
     bug: v.bug,
     findings: v.findings.map((f) => `${f.check}: ${f.detail}`),
+    ...(crash ? { crash } : {}),
     ...(v.scores ? { scores: { layout: v.scores.layout, creativeAlignment: v.scores.creativeAlignment, overall: v.scores.overall } } : {}),
     ...(v.scoreUsage ? { usage: v.scoreUsage } : {}),
   };

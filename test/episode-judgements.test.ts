@@ -8,25 +8,27 @@ import type { Trajectory, TrajectoryStep } from '../agent/trajectory.js';
 import { PROFILES } from '../config/profiles.js';
 import { judgeEpisode } from '../judge/episode-judgements.js';
 import { ModelClient } from '../llm/client.js';
-import { EpisodeAnnotationSchema } from '../protocol/annotations.js';
-import { episodeAnnotation } from '../protocol/build.js';
+import { EpisodeAnnotationSchema, VisualAnnotationSchema } from '../protocol/annotations.js';
+import { episodeAnnotation, visualAnnotation } from '../protocol/build.js';
 import { scoreCase, type SlotRecord } from '../reporters/metrics.js';
 import { reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
 import { launch, makeCase, slot, tempSite, type TempSite } from './judge-support.js';
 
 const SITE = `<!doctype html><html><head><title>To-do</title></head><body><h1>To-do</h1><button>Add</button></body></html>`;
+const NOISY = SITE.replace('</body>', `<script>console.error('tracker: failed to start')</script></body>`);
 const c = makeCase([slot('s1'), slot('s2', { assertionType: 'NEGATIVE' })]);
 
 let fake: FakeServer;
 let browser: Browser;
 let site: TempSite;
+let noisy: TempSite;
 let tmp: string;
 before(async () => {
-  [fake, browser, site] = await Promise.all([start(), launch(), tempSite({ 'index.html': SITE })]);
+  [fake, browser, site, noisy] = await Promise.all([start(), launch(), tempSite({ 'index.html': SITE }), tempSite({ 'index.html': NOISY })]);
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-episode-judgements-'));
 });
 after(async () => {
-  await Promise.all([fake?.close(), browser?.close(), site?.dispose()]);
+  await Promise.all([fake?.close(), browser?.close(), site?.dispose(), noisy?.dispose()]);
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
@@ -76,4 +78,17 @@ test('the intent judge is not asked about a trajectory with no reasoning text (i
   assert.deepEqual(thinking.ias, { iwb: 4, paper: 4 }, 'with reasoning, both profiles take the judge\'s score');
   const request = fake.requests.find((r) => schemaName(r) === 'intent_judgement')!;
   assert.match(JSON.stringify(request.body.messages), /to-do list page with an Add button/, 'the request was about this case');
+});
+
+test('the crash rule\'s finding rides on the visual annotation the reporter reads back, so the case page can show it', async () => {
+  const dir = path.join(tmp, 'noisy');
+  await fs.mkdir(dir, { recursive: true });
+  const j = await judgeEpisode({ episode: { dir, workspace: noisy.root, trajectory: trajectory('noisy_P-MIN') }, case: c, browser, url: noisy.url, crashRule: true });
+  const read = VisualAnnotationSchema.parse(JSON.parse(visualAnnotation(j.visual).description));
+  assert.equal(read.crash?.crashed, true);
+  assert.match(read.crash?.reason ?? '', /tracker: failed to start/);
+  assert.deepEqual(read.crash, j.crash, 'the same finding the judge acted on');
+  await fs.mkdir(path.join(tmp, 'clean'), { recursive: true });
+  const clean = await judgeEpisode({ episode: { dir: path.join(tmp, 'clean'), workspace: site.root, trajectory: trajectory('silent_P-MIN') }, case: c, browser, url: site.url });
+  assert.equal(clean.visual.crash, undefined, 'without the rule there is no finding to show');
 });
