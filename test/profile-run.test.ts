@@ -98,6 +98,9 @@ test('a working page that logs a console error on load: every slot fails as cras
   assert.equal(judgeTurns(), 0, 'no judge session was asked about a crashed site');
   const crash = JSON.parse(await fs.readFile((await fs.readdir(path.join(tmp, 'runs-paper'), { recursive: true })).map((f) => path.join(tmp, 'runs-paper', f)).find((f) => f.endsWith('crash.json'))!, 'utf8')) as { crashed: boolean };
   assert.equal(crash.crashed, true, 'the check is kept beside the episode');
+  const casePages = await fs.readdir(path.join(tmp, 'report-paper', 'cases'));
+  const page = await fs.readFile(path.join(tmp, 'report-paper', 'cases', casePages.find((f) => f.endsWith('.html'))!), 'utf8');
+  assert.match(page, /Crashed on load<\/b> \(the profile's crash rule\): analytics: failed to start the tracker/, 'the case page says why every slot failed');
 
   const iwb = await run('iwb', 'iwb');
   assert.equal(iwb.status, 0, `the judge passes both slots:\n${iwb.output.slice(-3000)}`);
@@ -107,6 +110,9 @@ test('a working page that logs a console error on load: every slot fails as cras
   assert.equal(i.visualBug, true, 'the console error still counts toward VBR');
   assert.ok(judgeTurns() >= 2, 'the judge judged each slot');
   assert.ok(!iwb.output.includes('crashed on load'));
+  const iwbPages = await fs.readdir(path.join(tmp, 'report-iwb', 'cases'));
+  const iwbPage = await fs.readFile(path.join(tmp, 'report-iwb', 'cases', iwbPages.find((f) => f.endsWith('.html'))!), 'utf8');
+  assert.ok(!/crashed on load/i.test(iwbPage) && /visual findings: console-error/.test(iwbPage), 'under iwb the error is a visual finding, not a crash');
 });
 
 test('under paper a site that loads cleanly is judged by one paper-shaped session for the whole case, against the gold instruction after a submit', async () => {
