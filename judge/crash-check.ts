@@ -1,9 +1,9 @@
+import { freshPage } from '../site/fresh-page.js';
 import path from 'node:path';
 import type { Browser, ConsoleMessage, Page } from '@playwright/test';
 import { CrashFindingSchema, type CrashFinding } from '../protocol/annotations.js';
 import { readCacheFile } from '../protocol/cache-file.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
-import { SERVICE_WORKERS } from '../sandbox/browser-network.js';
 import { isPageUnresponsive, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
 import { inPage } from './in-page.js';
 import { guardPage } from './page-guard.js';
@@ -31,9 +31,9 @@ export function crashEvidence(f: CrashFinding): string {
 
 /** The crash check of a served site, on a fresh page of its own. */
 export async function checkCrash(browser: Browser, url: string): Promise<CrashFinding> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: SERVICE_WORKERS });
+  const { context, page } = await freshPage(browser);
   try {
-    return await checkPage(await context.newPage(), url);
+    return await checkPage(page, url);
   } finally {
     await context.close().catch(() => undefined);
   }

@@ -1,4 +1,3 @@
-import { viewportPng } from '../site/screenshot.js';
 import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import type { ModelClient } from '../llm/client.js';
@@ -44,7 +43,7 @@ export async function assessVisual(page: Page, url: string, opts: { client?: Mod
   const report = await checkVisual(page, url);
   if (!opts.client || report.findings.some((f) => f.check === 'unreachable')) return report;
   try {
-    const shot = await viewportPng(page);
+    const shot = await page.screenshot({ scale: 'css', caret: 'initial' });
     const r = await scoreVisual(opts.client, shot, opts.instruction ?? '', await page.title());
     const scoreUsage = { model: opts.client.model, prompt: r.usage.prompt, completion: r.usage.completion };
     return { ...report, scoreUsage, ...(r.scores ? { scores: r.scores } : { scoreError: r.error ?? 'no scores' }) };
