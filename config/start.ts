@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { ChromiumMissing, NO_CHROMIUM_HINT, describeChromium } from './chromium.js';
 import { checkEnv, EnvError } from './env-check.js';
 import { applyConfigFile, ConfigFileError, type ResolvedConfig } from './file.js';
@@ -46,7 +45,7 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
       throw new StartError(`environment variable IWB_AGENT_NAME names a command: agent, but IWB_AGENT is ${JSON.stringify(settings.agent || 'reference (the default)')}; other agents are named by their adapter and model`);
     }
     // Workers load the config again; the runner has checked the dataset (1-2 s for the public release) already.
-    const slots = opts.worker ? [] : (await loadDataset(settings.dataset, cwd, memoisedPartition(path.join(path.resolve(cwd, settings.runDir), '.memo')))).cases.flatMap((c) => c.slots);
+    const slots = opts.worker ? [] : (await loadDataset(settings.dataset, cwd, memoisedPartition())).cases.flatMap((c) => c.slots);
     const unprobed = slots.filter((s) => !s.probe).length;
     // Without a judge, a slot with no probe is skipped: a run of such a dataset would spend the agent's tokens for nothing.
     if (!roles.judge && slots.length > 0 && unprobed === slots.length) {

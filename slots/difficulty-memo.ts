@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { difficultyPartition, type Partition } from './difficulty.js';
@@ -17,9 +18,10 @@ const MemoSchema = z.object({
  * worker loads the dataset, and a worker restarts after every failed slot; clustering again (with
  * ml-kmeans and its 260 modules to load) cost about 0.5 s of each restart, measured. The partition is a
  * pure function of the values, so a file named by their hash holding the values themselves is safe to
- * reuse; a file that does not parse or does not match is computed again and rewritten.
+ * reuse; a file that does not parse or does not match is computed again and rewritten. It lives in the
+ * system's temporary folder, not the run folder, whose top level belongs to agents' episodes.
  */
-export function memoisedPartition(dir: string): Partitioner {
+export function memoisedPartition(dir = path.join(os.tmpdir(), 'iwb-memo')): Partitioner {
   return (values) => {
     const file = path.join(dir, `difficulty-${createHash('sha256').update(JSON.stringify(values)).digest('hex').slice(0, 24)}.json`);
     try {
