@@ -1,3 +1,4 @@
+import { freshPage } from '../site/fresh-page.js';
 import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,12 +7,10 @@ import { z } from 'zod';
 import { perform } from '../judge/act.js';
 import { ActionSchema as PageActionSchema, describeAction, type JudgeAction } from '../judge/actions.js';
 import { guardPage, type PageGuard } from '../judge/page-guard.js';
-import { SERVICE_WORKERS } from '../sandbox/browser-network.js';
 import { newNonce, untrustedBlock } from '../judge/prompt.js';
 import { installClickTracker, labelPage } from '../judge/som.js';
 import type { ModelClient } from '../llm/client.js';
 import type { ChatMessage } from '../llm/types.js';
-import { VIEWPORT } from '../site/render.js';
 import type { AuditRecord } from './trajectory.js';
 
 /**
@@ -80,7 +79,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
   let fresh: string[] = [];
   let frame: Buffer | null = null;
   let title = '';
-  const context = await req.browser.newContext({ viewport: VIEWPORT, serviceWorkers: SERVICE_WORKERS });
+  const { context, page } = await freshPage(req.browser);
   const finish = (passed: boolean, error: boolean, report: string): AuditOutcome => ({
     record: { criteria: req.criteria, model: req.client.model, passed, error, report, turns, usage },
     frame,
@@ -89,7 +88,6 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
   });
   let guard: PageGuard | undefined;
   try {
-    const page = await context.newPage();
     page.on('console', (m) => m.type() === 'error' && note(m.text()));
     page.on('pageerror', (e) => note(e.message));
     guard = await guardPage(page, req.siteUrl);

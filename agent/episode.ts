@@ -13,7 +13,8 @@ import { AgentCrash, publicCase, type Agent } from './types.js';
 import { ModelError, SchemaError } from '../llm/errors.js';
 import { AUDIT_FAILURE_LIMITS, VerifyRunner } from './verify-step.js';
 import { getSandbox } from '../sandbox/sandbox.js';
-import { linesOfCode, Workspace } from './workspace.js';
+import { linesOfCode, linesOfCodePaper, Workspace } from './workspace.js';
+import { newTally, tallyDecision } from './step-tally.js';
 
 export interface EpisodeInput {
   case: Case;
@@ -61,15 +62,12 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   const ws = await Workspace.open(path.join(dir, 'workspace'));
   await fs.mkdir(path.join(dir, 'shots'), { recursive: true });
   const steps: TrajectoryStep[] = [];
-  const counts = { clarify: 0, implement: 0, verify: 0, submit: 0, invalid: 0 };
+  const tally = newTally();
   const tokens = { promptTokens: 0, completionTokens: 0 };
   const copilotTokens = { promptTokens: 0, completionTokens: 0 };
   const live = new LiveSite(ws.root, input.site);
   let status: Trajectory['status'] = 'step-cap';
   let error: string | undefined;
-  let questionBeforeCode = false;
-  /** Any file written yet (an implement, or files carried by a verify or submit reply). */
-  let coded = false;
   let tokensSelfReported = false;
   let deadlock: Trajectory['deadlock'];
   const verifier = new VerifyRunner({
@@ -111,17 +109,14 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
       if (decision.copilotUsage) step.copilotUsage = decision.copilotUsage;
       if (decision.reasoning) step.reasoning = decision.reasoning;
       if (decision.shell?.length) step.shell = decision.shell;
+      tallyDecision(tally, decision);
       if ('invalid' in decision) {
-        counts.invalid++;
         observation = { type: 'error', message: decision.invalid, stepsLeft };
         step.args = { reason: decision.invalid };
       } else {
         const action = decision.action;
         step.action = action.type;
         step.args = summariseArgs(action);
-        counts[action.type]++;
-        if (action.type === 'clarify' && !coded) questionBeforeCode = true;
-        if (action.type === 'implement' || decision.writes?.length) coded = true;
         if ((action.type === 'verify' || action.type === 'submit') && decision.writes?.length) {
           // The paper's protocol writes a reply's files even when the reply verifies or finishes.
           const outcome = await ws.apply(decision.writes, []);
@@ -182,9 +177,10 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     steps,
-    counts,
-    questionBeforeCode,
+    counts: tally.counts,
+    questionBeforeCode: tally.questionBeforeCode,
     linesOfCode: await linesOfCode(ws),
+    locPaper: await linesOfCodePaper(ws.root),
     files: await ws.list(),
     tokens,
     sandbox: getSandbox().detected.isolation,

@@ -36,6 +36,7 @@ export const TrajectorySchema = z.looseObject({
   counts: z.object({ clarify: z.number(), implement: z.number(), verify: z.number(), submit: z.number(), invalid: z.number() }),
   questionBeforeCode: z.boolean(),
   linesOfCode: z.number(),
+  locPaper: z.number().optional(),
   files: z.array(z.string()),
   tokens: usage,
   copilotTokens: usage.optional(),

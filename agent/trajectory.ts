@@ -97,6 +97,8 @@ export interface Trajectory {
   /** True when a clarify came before the first implement (the paper's PCR counts these cases). */
   questionBeforeCode: boolean;
   linesOfCode: number;
+  /** The paper's LOC (agent/workspace.ts linesOfCodePaper); absent in run folders written before it. */
+  locPaper?: number;
   files: string[];
   tokens: StepUsage;
   /** The isolation the episode's untrusted processes ran in (sandbox/policy.ts Isolation). */

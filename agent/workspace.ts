@@ -169,3 +169,36 @@ export async function linesOfCode(ws: Workspace): Promise<number> {
   }
   return n;
 }
+
+/** Folders and files the paper's workspace snapshot leaves out (its get_workspace_state exclusions). */
+const PAPER_SKIPPED_DIRS = new Set(['node_modules', 'dist', '.next']);
+const PAPER_SKIPPED_FILES = new Set(['package-lock.json']);
+
+/**
+ * The paper's LOC: every line of every final file, whatever its kind (images read as text too), except
+ * under node_modules, dist and .next and any package-lock.json. Lines are counted as Python's
+ * `str.splitlines` counts them, so a last line without a newline counts and a trailing newline adds none.
+ * Links are not followed: an agent's link could point anywhere.
+ */
+export async function linesOfCodePaper(root: string): Promise<number> {
+  let n = 0;
+  const walk = async (dir: string): Promise<void> => {
+    for (const e of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!PAPER_SKIPPED_DIRS.has(e.name)) await walk(full);
+      } else if (e.isFile() && !PAPER_SKIPPED_FILES.has(e.name)) {
+        n += splitLinesCount(await fs.readFile(full, 'utf8').catch(() => ''));
+      }
+    }
+  };
+  await walk(root);
+  return n;
+}
+
+/** How many lines Python's `str.splitlines()` finds: every line boundary it knows, no empty last line. */
+export function splitLinesCount(text: string): number {
+  if (text === '') return 0;
+  const parts = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  return parts[parts.length - 1] === '' ? parts.length - 1 : parts.length;
+}

@@ -75,6 +75,7 @@ function playwright(args: string[], env: Record<string, string>): Promise<{ code
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-'));
+  const loadAtStart = os.loadavg()[0]!;
   const fake = await start();
   fake.script(benchModel);
   // Recorded requests carry screenshots: keep the count, not the bodies.
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
     const bench: Bench = BenchSchema.parse({
       version: 1,
       createdAt: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, chromium: settings.chromium ?? 'playwright' },
+      machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, chromium: settings.chromium ?? 'playwright', load: { start: loadAtStart, end: os.loadavg()[0]! } },
       dataset: { file: path.relative(ROOT, opts.dataset), cases: data.cases, slots: data.slots },
       quick: opts.quick,
       ...partial,

@@ -28,10 +28,17 @@ export type RunFigures = z.infer<typeof RunFigures>;
 export const BenchSchema = z.object({
   version: z.literal(1),
   createdAt: z.string(),
-  machine: z.object({ cpus: z.number(), memoryGb: z.number(), node: z.string(), chromium: z.string() }),
+  machine: z.object({
+    cpus: z.number(),
+    memoryGb: z.number(),
+    node: z.string(),
+    chromium: z.string(),
+    /** 1-minute load average when the bench started and ended: above the core count, other work shared the machine. */
+    load: z.object({ start: z.number(), end: z.number() }).optional(),
+  }),
   dataset: z.object({ file: z.string(), cases: z.number().int(), slots: z.number().int() }),
   quick: z.boolean(),
-  som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist }),
+  som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist, screenshotMs: Dist.optional(), composeMs: Dist.optional() }),
   runs: z.array(RunFigures),
   targets: z.object({ slotMs: z.number(), verifyMs: z.number(), somMs: z.number(), workerRssMb: z.number(), replayS: z.number() }),
   /** Per target: met, missed, or null when the bench did not measure it. */
@@ -76,7 +83,8 @@ export function benchMarkdown(b: Bench): string {
     `# Harness benchmark${b.quick ? ' (quick)' : ''}`,
     '',
     `${b.dataset.cases} cases, ${b.dataset.slots} slots from \`${b.dataset.file}\`; fake models with zero latency; ` +
-      `${b.machine.cpus} cores, Node ${b.machine.node}, ${b.machine.chromium}. ${b.createdAt}.`,
+      `${b.machine.cpus} cores, Node ${b.machine.node}, ${b.machine.chromium}. ${b.createdAt}.` +
+      (b.machine.load ? ` Load average ${b.machine.load.start.toFixed(1)} at the start, ${b.machine.load.end.toFixed(1)} at the end${Math.max(b.machine.load.start, b.machine.load.end) > b.machine.cpus ? ' (the machine was shared: timings are inflated)' : ''}.` : ''),
     '',
     '| run | workers | wall | slot judged (median / p95 ms) | verify step | episode | peak RSS per worker | browser RSS | model requests | verdicts | TCR |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -87,7 +95,8 @@ export function benchMarkdown(b: Bench): string {
         `${Object.entries(r.statuses).map(([k, v]) => `${v} ${k}`).join(', ')} | ${r.tcr === null ? '–' : (r.tcr * 100).toFixed(1) + '%'} |`,
     ),
     '',
-    `SoM labelling of a ${b.som.elements}-element page (${b.som.labelled} labelled): ${ms(b.som.ms)} ms (median / p95).`,
+    `SoM labelling of a ${b.som.elements}-element page (${b.som.labelled} labelled): ${ms(b.som.ms)} ms (median / p95)` +
+      (b.som.screenshotMs && b.som.composeMs ? `, of which the browser's screenshot alone ${ms(b.som.screenshotMs)} ms and drawing the labels ${ms(b.som.composeMs)} ms.` : '.'),
     '',
     '| target | value | met |',
     '| --- | --- | --- |',

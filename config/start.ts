@@ -7,6 +7,7 @@ import { loadPriceTable } from '../llm/cost.js';
 import { readRoles } from '../llm/roles.js';
 import { DEFAULT_AGENT } from '../agent/registry.js';
 import { DatasetError } from '../slots/errors.js';
+import { memoisedPartition } from '../slots/difficulty-memo.js';
 import { loadDataset } from '../slots/load.js';
 import { rawProcessEnv } from './process-env.js';
 
@@ -44,7 +45,7 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
       throw new StartError(`environment variable IWB_AGENT_NAME names a command: agent, but IWB_AGENT is ${JSON.stringify(settings.agent || 'reference (the default)')}; other agents are named by their adapter and model`);
     }
     // Workers load the config again; the runner has checked the dataset (1-2 s for the public release) already.
-    const slots = opts.worker ? [] : (await loadDataset(settings.dataset, cwd)).cases.flatMap((c) => c.slots);
+    const slots = opts.worker ? [] : (await loadDataset(settings.dataset, cwd, memoisedPartition())).cases.flatMap((c) => c.slots);
     const unprobed = slots.filter((s) => !s.probe).length;
     // Without a judge, a slot with no probe is skipped: a run of such a dataset would spend the agent's tokens for nothing.
     if (!roles.judge && slots.length > 0 && unprobed === slots.length) {

@@ -36,14 +36,15 @@ export async function perform(page: Page, action: JudgeAction, labels: Labelling
 }
 
 async function run(page: Page, a: JudgeAction, labels: Labelling, guard: PageGuard): Promise<ActOutcome> {
-  const target = (n: number): { handle: ElementHandle; point: { x: number; y: number } } | null => {
-    const handle = labels.handles[n - 1], point = labels.points[n - 1];
+  const target = async (n: number): Promise<{ handle: ElementHandle; point: { x: number; y: number } } | null> => {
+    const point = labels.points[n - 1];
+    const handle = point ? await labels.handle(n) : null;
     return handle && point ? { handle, point } : null;
   };
-  const missing = (n: number): ActOutcome => ({ ok: false, outcome: `there is no element [${n}] on this screenshot (1-${labels.handles.length})` });
+  const missing = (n: number): ActOutcome => ({ ok: false, outcome: `there is no element [${n}] on this screenshot (1-${labels.elements.length})` });
   switch (a.kind) {
     case 'click': {
-      const t = target(a.element);
+      const t = await target(a.element);
       if (!t) return missing(a.element);
       try {
         await t.handle.click({ timeout: ACTION_TIMEOUT_MS });
@@ -54,7 +55,7 @@ async function run(page: Page, a: JudgeAction, labels: Labelling, guard: PageGua
       return { ok: true, outcome: 'clicked' };
     }
     case 'type': {
-      const t = target(a.element);
+      const t = await target(a.element);
       if (!t) return missing(a.element);
       try {
         await t.handle.fill(a.text, { timeout: ACTION_TIMEOUT_MS });
@@ -65,7 +66,7 @@ async function run(page: Page, a: JudgeAction, labels: Labelling, guard: PageGua
       return { ok: true, outcome: 'typed' };
     }
     case 'select': {
-      const t = target(a.element);
+      const t = await target(a.element);
       if (!t) return missing(a.element);
       const byLabel = await t.handle.selectOption({ label: a.option }, { timeout: ACTION_TIMEOUT_MS }).catch(() => null);
       if (byLabel?.length) return { ok: true, outcome: 'selected' };

@@ -39,6 +39,16 @@ export const SlotForcedSchema = z.object({ thought, action: SlotVerdictSchema })
 export const CaseReplySchema = z.object({ thought, action: z.discriminatedUnion('kind', [...ActionSchema.options, CaseVerdictsSchema]) });
 export const CaseForcedSchema = z.object({ thought, action: CaseVerdictsSchema });
 
+/**
+ * The paper-shaped case session (judge/paper-session.ts): every turn may settle any slots, by id, beside
+ * its one action; `done` ends the session. The last turn only settles.
+ */
+const slotVerdicts = z.array(z.object({ slot: z.string().describe('a slot id from the list'), status, evidence })).describe('verdicts reached this turn; may be empty');
+export const PaperTurnSchema = z.object({ thought, verdicts: slotVerdicts, action: z.discriminatedUnion('kind', [...ActionSchema.options, z.object({ kind: z.literal('done') })]) });
+export const PaperFinalSchema = z.object({ thought, verdicts: slotVerdicts });
+export type PaperTurn = z.infer<typeof PaperTurnSchema>;
+export type PaperVerdict = PaperTurn['verdicts'][number];
+
 export type SlotReply = z.infer<typeof SlotReplySchema>;
 export type CaseReply = z.infer<typeof CaseReplySchema>;
 export type Decision = z.infer<typeof SlotVerdictSchema> | z.infer<typeof CaseVerdictsSchema>;

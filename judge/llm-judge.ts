@@ -42,23 +42,7 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
     mode: `${mode}/steps-${stepCap}`,
   });
 
-  const toVerdict = (r: SessionResult, slot: WeightedSlot, payer: boolean): Verdict => {
-    const o = r.outcomes.get(slot.id) ?? { status: 'errored' as const, evidence: 'the judge session did not cover this slot' };
-    const note = r.injection ? ` [the page addressed the judge: ${JSON.stringify(r.injection)}]` : '';
-    return {
-      status: o.status,
-      evidence: o.evidence + note,
-      judge: name,
-      steps: r.steps,
-      durationMs: payer ? r.durationMs : 0,
-      injection: r.injection !== null,
-      blockedRequests: r.blockedRequests,
-      // In case mode only the slot that ran the session is charged for it, so tokens are not counted twice.
-      tokens: payer ? r.tokens : { prompt: 0, completion: 0 },
-      model: opts.client.model,
-      ...(payer ? {} : { cached: true }),
-    };
-  };
+  const toVerdict = (r: SessionResult, slot: WeightedSlot, payer: boolean): Verdict => sessionVerdict(r, slot.id, { name, model: opts.client.model }, payer);
 
   return {
     name,
@@ -94,5 +78,27 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
       }
       return toVerdict(r, slot, payer);
     },
+  };
+}
+
+/**
+ * A slot's verdict out of a session's result. When one session judged several slots, only the slot test
+ * that ran it (the payer) is charged its time and tokens, so they are not counted twice.
+ */
+export function sessionVerdict(r: SessionResult, slotId: string, judge: { name: string; model: string }, payer: boolean): Verdict {
+  const o = r.outcomes.get(slotId) ?? { status: 'errored' as const, evidence: 'the judge session did not cover this slot' };
+  const note = r.injection ? ` [the page addressed the judge: ${JSON.stringify(r.injection)}]` : '';
+  return {
+    status: o.status,
+    evidence: o.evidence + note,
+    judge: judge.name,
+    steps: r.steps,
+    durationMs: payer ? r.durationMs : 0,
+    injection: r.injection !== null,
+    ...(o.unmentioned ? { unmentioned: true } : {}),
+    blockedRequests: r.blockedRequests,
+    tokens: payer ? r.tokens : { prompt: 0, completion: 0 },
+    model: judge.model,
+    ...(payer ? {} : { cached: true }),
   };
 }

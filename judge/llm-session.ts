@@ -5,7 +5,7 @@ import { isPageUnresponsive, PAGE_RESPONSE_MS, responsive, unresponsiveEvidence 
 import type { WeightedSlot } from '../slots/schema.js';
 
 /** An action may wait on its own timeouts (a click, a navigation) before the page counts as hung. */
-const ACTION_LIMIT_MS = PAGE_RESPONSE_MS * 2;
+export const ACTION_LIMIT_MS = PAGE_RESPONSE_MS * 2;
 import { perform } from './act.js';
 import { CaseForcedSchema, CaseReplySchema, describeAction, SlotForcedSchema, SlotReplySchema, type Decision, type JudgeAction } from './actions.js';
 import { findInjection, hiddenText } from './injection.js';
@@ -31,6 +31,8 @@ export interface SessionRequest {
 export interface SlotOutcome {
   status: 'pass' | 'fail' | 'errored';
   evidence: string;
+  /** The judge never gave this slot a verdict (see Verdict.unmentioned). */
+  unmentioned?: boolean;
 }
 
 export interface SessionResult {
@@ -126,10 +128,10 @@ function decide(d: Decision, slots: WeightedSlot[], out: Map<string, SlotOutcome
   }
   const wanted = new Set(slots.map((s) => s.id));
   for (const v of d.verdicts) if (wanted.has(v.slot) && !out.has(v.slot)) out.set(v.slot, { status: v.status, evidence: v.evidence });
-  for (const s of slots) if (!out.has(s.id)) out.set(s.id, { status: 'errored', evidence: 'the judge gave no verdict for this slot' });
+  for (const s of slots) if (!out.has(s.id)) out.set(s.id, { status: 'errored', evidence: 'the judge gave no verdict for this slot', unmentioned: true });
 }
 
-async function readView(page: Page, labels: Labelling, guard: PageGuard): Promise<PageView> {
+export async function readView(page: Page, labels: Labelling, guard: PageGuard): Promise<PageView> {
   const [title, visibleText] = await Promise.all([
     page.title().catch(() => ''),
     page.evaluate(() => document.body?.innerText ?? '').catch(() => ''),
@@ -146,10 +148,10 @@ async function readView(page: Page, labels: Labelling, guard: PageGuard): Promis
   };
 }
 
-function targetOf(a: JudgeAction, labels: Labelling): string {
+export function targetOf(a: JudgeAction, labels: Labelling): string {
   if (a.kind !== 'click' && a.kind !== 'type' && a.kind !== 'select') return '';
   const e = labels.elements[a.element - 1];
   return e ? ` on ${describeElement(e).replace(/^\[\d+\] /, '')}` : '';
 }
 
-const firstLine = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 300);
+export const firstLine = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 300);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ChatMessage, ContentPart } from '../llm/types.js';
 import type { WeightedSlot } from '../slots/schema.js';
-import { CaseForcedSchema, CaseReplySchema, SlotForcedSchema, SlotReplySchema } from './actions.js';
+import { CaseForcedSchema, CaseReplySchema, PaperFinalSchema, PaperTurnSchema, SlotForcedSchema, SlotReplySchema } from './actions.js';
 
 /**
  * Builds what the judge model reads. Trusted text (the benchmark's own: rules, slots, the gold
@@ -19,6 +19,8 @@ export const PROMPTS = {
   slot: read('system-slot.md'),
   case: read('system-case.md'),
   forced: read('forced.md'),
+  paper: read('system-paper.md'),
+  paperFinal: read('paper-final.md'),
   visual: read('visual.md'),
 };
 
@@ -27,7 +29,7 @@ export type JudgeMode = 'slot' | 'case';
 /** Changes whenever a prompt or a reply schema changes, so cached verdicts of an older judge are not reused. */
 export const PROMPT_VERSION = createHash('sha256')
   .update(JSON.stringify(PROMPTS))
-  .update(JSON.stringify([SlotReplySchema, CaseReplySchema, SlotForcedSchema, CaseForcedSchema].map((s) => z.toJSONSchema(s))))
+  .update(JSON.stringify([SlotReplySchema, CaseReplySchema, SlotForcedSchema, CaseForcedSchema, PaperTurnSchema, PaperFinalSchema].map((s) => z.toJSONSchema(s))))
   .digest('hex')
   .slice(0, 12);
 
@@ -82,9 +84,9 @@ export function describeSlots(mode: JudgeMode, slots: WeightedSlot[], goldInstru
   return [head, ...lines, ...(negative ? ['', `The user's full request (what was asked for; anything beyond it is unrequested):\n${goldInstruction}`] : [])].join('\n');
 }
 
-export function turnMessages(t: TurnInput, nonce: string): ChatMessage[] {
-  const v = t.view;
-  const page = [
+/** What the page shows, as one text; site-controlled, so it only ever goes inside untrustedBlock. */
+export function describePage(v: PageView): string {
+  return [
     `Address: ${v.path}`,
     `Title: ${v.title}`,
     ...(v.dialogs.length ? [`Dialogs shown since your last action (accepted): ${v.dialogs.join(' | ')}`] : []),
@@ -94,6 +96,10 @@ export function turnMessages(t: TurnInput, nonce: string): ChatMessage[] {
     'Visible text (may be cut):',
     v.visibleText || '(none)',
   ].join('\n');
+}
+
+export function turnMessages(t: TurnInput, nonce: string): ChatMessage[] {
+  const page = describePage(t.view);
   const trusted = [
     describeSlots(t.mode, t.slots, t.goldInstruction),
     '',

@@ -1,74 +1,74 @@
-import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { Rect } from './som-collect.js';
+import { decodePng, encodePng } from './png.js';
+
+export { pngSize } from './png.js';
 
 /**
- * Draws the Set-of-Mark boxes onto a copy of a screenshot, in a blank page of its own context, so the
- * judged page is never touched. Chromium does the drawing (text and all), which keeps the project free of
- * image libraries. A compositor closed under us (a test runner closing contexts) is reopened.
+ * Draws the Set-of-Mark boxes onto a copy of a screenshot, in this process, so the judged page is never
+ * touched and no browser page is spent on it. Labels are numbers only, so a bitmap digit font is all the
+ * text rendering needed.
  */
 
-const PALETTE = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#f032e6', '#9a6324', '#800000', '#000075'];
+const PALETTE: ReadonlyArray<readonly [number, number, number]> = [
+  [0xe6, 0x19, 0x4b], [0x3c, 0xb4, 0x4b], [0x43, 0x63, 0xd8], [0xf5, 0x82, 0x31], [0x91, 0x1e, 0xb4],
+  [0x00, 0x80, 0x80], [0xf0, 0x32, 0xe6], [0x9a, 0x63, 0x24], [0x80, 0x00, 0x00], [0x00, 0x00, 0x75],
+];
 
-interface Compositor { page: Promise<Page>; queue: Promise<unknown> }
-const compositors = new WeakMap<Browser, Compositor>();
+/** 5x7 digits, one string of 7 rows of 5 bits each; drawn at twice the size (10x14), as legible as 12px bold. */
+const DIGITS = [
+  '01110 10001 10011 10101 11001 10001 01110', '00100 01100 00100 00100 00100 00100 01110',
+  '01110 10001 00001 00010 00100 01000 11111', '11111 00010 00100 00010 00001 10001 01110',
+  '00010 00110 01010 10010 11111 00010 00010', '11111 10000 11110 00001 00001 10001 01110',
+  '00110 01000 10000 11110 10001 10001 01110', '11111 00001 00010 00100 01000 01000 01000',
+  '01110 10001 10001 01110 10001 10001 01110', '01110 10001 10001 01111 00001 00010 01100',
+].map((g) => g.split(' ').map((row) => [...row].map((b) => b === '1')));
+
+const SCALE = 2, GLYPH_W = 5 * SCALE, ADVANCE = GLYPH_W + SCALE, TAG_H = 16, PAD = 3, BORDER = 2;
 
 export interface Mark { n: number; box: Rect }
 
-/** PNG width and height from the IHDR chunk. */
-export function pngSize(png: Buffer): { width: number; height: number } {
-  if (png.length < 24 || png.readUInt32BE(12) !== 0x49484452) throw new Error('not a PNG screenshot');
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
-}
-
-/**
- * One compositor page per browser, reused and used one call at a time: opening a page per screenshot
- * cost more than the rest of the labelling together.
- */
-export async function composeLabels(browser: Browser | null, png: Buffer, marks: Mark[]): Promise<Buffer> {
+export function composeLabels(png: Buffer, marks: Mark[]): Buffer {
   if (marks.length === 0) return png;
-  if (!browser) throw new Error('labelled screenshots need a browser (not a persistent context)');
-  const { width, height } = pngSize(png);
-  let c = compositors.get(browser);
-  if (!c) {
-    c = { page: openCompositor(browser), queue: Promise.resolve() };
-    compositors.set(browser, c);
+  const img = decodePng(png);
+  const canvas: Canvas = { width: img.width, height: img.height, words: new Uint32Array(img.data.buffer, img.data.byteOffset, img.width * img.height) };
+  for (const m of marks) drawMark(canvas, m);
+  return encodePng(img);
+}
+
+/** The image as one 32-bit word per pixel, so a run of pixels is one fill. */
+interface Canvas { width: number; height: number; words: Uint32Array }
+
+/** An opaque colour as the word its RGBA bytes make in memory, whatever the host's byte order. */
+function word(r: number, g: number, b: number): number {
+  return new Uint32Array(new Uint8Array([r, g, b, 255]).buffer)[0]!;
+}
+
+const COLOURS = PALETTE.map(([r, g, b]) => word(r, g, b));
+const WHITE = word(255, 255, 255);
+
+function drawMark(c: Canvas, m: Mark): void {
+  const colour = COLOURS[(m.n - 1) % COLOURS.length]!;
+  const x = Math.round(m.box.x), y = Math.round(m.box.y);
+  const w = Math.max(Math.round(m.box.width), BORDER * 2), h = Math.max(Math.round(m.box.height), BORDER * 2);
+  fill(c, x, y, w, BORDER, colour);
+  fill(c, x, y + h - BORDER, w, BORDER, colour);
+  fill(c, x, y, BORDER, h, colour);
+  fill(c, x + w - BORDER, y, BORDER, h, colour);
+  // The number sits above the box when there is room, else inside its top-left corner.
+  const text = String(m.n);
+  const tagW = text.length * ADVANCE - SCALE + PAD * 2;
+  const tagY = y >= TAG_H ? y - TAG_H : y;
+  fill(c, x, tagY, tagW, TAG_H, colour);
+  for (let i = 0; i < text.length; i++) {
+    const glyph = DIGITS[text.charCodeAt(i) - 48]!;
+    const gx0 = x + PAD + i * ADVANCE;
+    for (let gy = 0; gy < glyph.length; gy++) {
+      for (let gx = 0; gx < glyph[gy]!.length; gx++) if (glyph[gy]![gx]) fill(c, gx0 + gx * SCALE, tagY + 1 + gy * SCALE, SCALE, SCALE, WHITE);
+    }
   }
-  const comp = c;
-  const run = comp.queue.then(async () => {
-    let page = await comp.page;
-    if (page.isClosed()) page = await (comp.page = openCompositor(browser));
-    await page.setViewportSize({ width, height });
-    await page.setContent(overlayHtml(png, marks, width, height), { waitUntil: 'load' });
-    return page.screenshot({ clip: { x: 0, y: 0, width, height }, timeout: 10_000 });
-  });
-  comp.queue = run.catch(() => {});
-  return run;
 }
 
-async function openCompositor(browser: Browser): Promise<Page> {
-  const ctx: BrowserContext = await browser.newContext({ deviceScaleFactor: 1, javaScriptEnabled: false });
-  // The overlay is self-contained (a data: image); nothing it does should reach a network.
-  await ctx.route('**/*', (r) => r.abort());
-  return ctx.newPage();
-}
-
-function overlayHtml(png: Buffer, marks: Mark[], width: number, height: number): string {
-  const boxes = marks
-    .map((m) => {
-      const colour = PALETTE[(m.n - 1) % PALETTE.length]!;
-      const { x, y, width: w, height: h } = m.box;
-      // The number sits above the box when there is room, else inside its top-left corner.
-      const tagTop = y >= 16 ? -16 : 0;
-      return (
-        `<div class="b" style="left:${x}px;top:${y}px;width:${Math.max(w - 4, 0)}px;height:${Math.max(h - 4, 0)}px;border-color:${colour}">` +
-        `<span style="top:${tagTop}px;background:${colour}">${m.n}</span></div>`
-      );
-    })
-    .join('');
-  return `<!doctype html><html><head><style>
-html,body{margin:0;padding:0;width:${width}px;height:${height}px;overflow:hidden}
-img{position:absolute;left:0;top:0;width:${width}px;height:${height}px}
-.b{position:absolute;border:2px solid;box-sizing:content-box}
-.b span{position:absolute;left:-2px;font:bold 12px/16px sans-serif;color:#fff;padding:0 3px;white-space:nowrap}
-</style></head><body><img src="data:image/png;base64,${png.toString('base64')}">${boxes}</body></html>`;
+function fill(c: Canvas, x: number, y: number, w: number, h: number, colour: number): void {
+  const x0 = Math.max(0, x), y0 = Math.max(0, y), x1 = Math.min(c.width, x + w), y1 = Math.min(c.height, y + h);
+  for (let py = y0; py < y1; py++) c.words.fill(colour, py * c.width + x0, py * c.width + x1);
 }

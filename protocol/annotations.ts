@@ -64,6 +64,10 @@ export const EpisodeAnnotationSchema = z.object({
   counts: z.object({ clarify: z.number(), implement: z.number(), verify: z.number(), submit: z.number(), invalid: z.number() }),
   questionBeforeCode: z.boolean(),
   linesOfCode: z.number(),
+  /** The paper's LOC: every line of every final file but node_modules, dist, .next and package-lock.json. Absent in older blobs. */
+  locPaper: z.number().optional(),
+  /** The trajectory holds reasoning text or a question (protocol/build.ts hasReasoningText); absent in older blobs. */
+  hasReasoning: z.boolean().optional(),
   tokens: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
   durationMs: z.number(),
   error: z.string().optional(),
@@ -85,10 +89,25 @@ export const EpisodeAnnotationSchema = z.object({
 });
 export type EpisodeAnnotation = z.infer<typeof EpisodeAnnotationSchema>;
 
+/**
+ * The crash rule's check of the submitted site on load (judge/crash-check.ts), written to crash.json and
+ * carried to the reporter with the visual check, so a case page can say why every slot failed.
+ */
+export const CrashFindingSchema = z.object({
+  crashed: z.boolean(),
+  /** The first error, or "empty body", or why the page did not load; absent when not crashed. */
+  reason: z.string().optional(),
+  /** Every error seen while loading, first ten, for the case viewer and a reader who doubts the rule. */
+  errors: z.array(z.string()),
+});
+export type CrashFinding = z.infer<typeof CrashFindingSchema>;
+
 /** The deterministic visual-bug check of the case's final page (and the judge model's 1-5 scores, if any). */
 export const VisualAnnotationSchema = z.object({
   bug: z.boolean(),
   findings: z.array(z.string()),
+  /** The crash rule's finding, under a profile that applies it (absent otherwise and in older blobs). */
+  crash: CrashFindingSchema.optional(),
   scores: z.object({ layout: z.number(), creativeAlignment: z.number(), overall: z.number() }).optional(),
   /** Tokens the judge model spent scoring the page. */
   usage: z.object({ model: z.string(), prompt: z.number(), completion: z.number() }).optional(),

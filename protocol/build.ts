@@ -59,6 +59,7 @@ export function verdictAnnotation(v: Pick<Verdict, 'status' | 'judge' | 'evidenc
     ...(v.injection ? { injection: true } : {}),
     ...(v.blockedRequests ? { blockedRequests: v.blockedRequests } : {}),
     ...(v.cached ? { cached: true } : {}),
+    ...(v.unmentioned ? { unmentioned: true } : {}),
     ...(v.tokens ? { tokens: v.tokens } : {}),
     ...(v.model ? { model: v.model } : {}),
   };
@@ -68,11 +69,13 @@ export function verdictAnnotation(v: Pick<Verdict, 'status' | 'judge' | 'evidenc
 /** The parts of a trajectory an episode annotation reads (the trajectory type itself lives with the agent). */
 export interface EpisodeRecord {
   status: EpisodeStatus;
-  steps: ReadonlyArray<{ action: string; userTurn?: { retrievedSlotIds: string[] } }>;
+  steps: ReadonlyArray<{ action: string; args?: Record<string, unknown>; reasoning?: string; userTurn?: { question: string; retrievedSlotIds: string[] } }>;
   stepCap: number;
   counts: EpisodeAnnotation['counts'];
   questionBeforeCode: boolean;
   linesOfCode: number;
+  /** Every line of every final file but node_modules, dist, .next and package-lock.json (the paper's LOC); absent in older run folders. */
+  locPaper?: number;
   tokens: EpisodeAnnotation['tokens'];
   durationMs: number;
   error?: string;
@@ -93,6 +96,8 @@ export function episodeAnnotation(
     counts: t.counts,
     questionBeforeCode: t.questionBeforeCode,
     linesOfCode: t.linesOfCode,
+    ...(t.locPaper !== undefined ? { locPaper: t.locPaper } : {}),
+    hasReasoning: hasReasoningText(t.steps),
     tokens: t.tokens,
     durationMs: t.durationMs,
     ...(t.error ? { error: t.error.slice(0, 2000) } : {}),
@@ -107,6 +112,16 @@ export function episodeAnnotation(
     ...(t.sandbox ? { sandbox: t.sandbox } : {}),
   };
   return annotate(ANNOTATION.episode, EpisodeAnnotationSchema, payload);
+}
+
+/**
+ * Whether a trajectory holds text an intent judge could read the agent's intent from: a step's reasoning or
+ * a question it asked. The paper's reader keeps a reply's `<think>` blocks, else its prose (questions
+ * included); replies that are only code give it nothing, and the paper then scores IAS 1.
+ */
+export function hasReasoningText(steps: EpisodeRecord['steps']): boolean {
+  const question = (s: EpisodeRecord['steps'][number]) => s.userTurn?.question ?? (typeof s.args?.question === 'string' ? s.args.question : '');
+  return steps.some((s) => (s.reasoning ?? '').trim() !== '' || (s.action === 'clarify' && question(s).trim() !== ''));
 }
 
 export function visualAnnotation(v: VisualAnnotation): Annotation {

@@ -22,6 +22,8 @@ export const VerdictSchema = z.object({
   cached: z.boolean().optional(),
   /** Tokens the judge model spent on this verdict (0 when cached or deterministic). */
   tokens: TokenPairSchema.optional(),
+  /** The judge never gave this slot a verdict in its session: the status is the profile's `unmentioned` rule, not a finding. */
+  unmentioned: z.boolean().optional(),
   /** The model behind the verdict, so its tokens can be priced. */
   model: z.string().optional(),
 });

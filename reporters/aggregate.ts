@@ -3,12 +3,23 @@ import type { PriceTable } from '../llm/usage.js';
 import type { CaseResult } from './metrics.js';
 import { METRIC_KEYS, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate } from './report-schema.js';
-import { bootstrapMeans, DEFAULT_BOOTSTRAP, seedOf, type BootstrapOptions } from './stats.js';
+import { bootstrapRatios, DEFAULT_BOOTSTRAP, seedOf, type BootstrapOptions } from './stats.js';
 
 export type { Aggregate } from './report-schema.js';
 
 /** Which per-case value each aggregate metric averages: read off the metric table. */
 export const CASE_VALUE: Record<MetricKey, (c: CaseResult) => number | null> = Object.fromEntries(METRIC_ROWS.map((m) => [m.key, m.value])) as Record<MetricKey, (c: CaseResult) => number | null>;
+
+type Pair = readonly [number, number];
+/**
+ * What each aggregate sums per case: a pooled row's numerator and denominator, or a mean row's value over 1,
+ * so one rule (sum of numerators over sum of denominators) gives both kinds of figure and their intervals.
+ */
+const overOne = (value: (c: CaseResult) => number | null) => (c: CaseResult): Pair | null => {
+  const v = value(c);
+  return v === null ? null : [v, 1];
+};
+export const CASE_PAIR: Record<MetricKey, (c: CaseResult) => Pair | null> = Object.fromEntries(METRIC_ROWS.map((m) => [m.key, m.pool ?? overOne(m.value)])) as Record<MetricKey, (c: CaseResult) => Pair | null>;
 
 export interface AggregateOptions {
   prices?: PriceTable;
@@ -23,18 +34,19 @@ export function aggregate(cases: readonly CaseResult[], opts: AggregateOptions =
   const clusterIds = [...new Set(cases.map((c) => c.id))];
   const index = new Map(clusterIds.map((id, i) => [id, i]));
   const values = METRIC_KEYS.map((k) => {
-    const perCluster: (number | null)[][] = clusterIds.map(() => []);
-    for (const c of cases) perCluster[index.get(c.id)!]!.push(CASE_VALUE[k](c));
+    const perCluster: (Pair | null)[][] = clusterIds.map(() => []);
+    for (const c of cases) perCluster[index.get(c.id)!]!.push(CASE_PAIR[k](c));
     return perCluster;
   });
-  const intervals = bootstrapMeans(values, clusterIds.length, { ...boot, seed: seedOf(opts.group ?? 'overall', boot.seed) });
+  const intervals = bootstrapRatios(values, clusterIds.length, { ...boot, seed: seedOf(opts.group ?? 'overall', boot.seed) });
   const slots = cases.flatMap((c) => c.slots);
   const metric = {} as Record<MetricKey, number | null>;
   const ci = {} as Record<MetricKey, [number, number] | null>;
   const n = {} as Record<MetricKey, number>;
   METRIC_KEYS.forEach((k, i) => {
-    const defined = cases.map(CASE_VALUE[k]).filter((v): v is number => v !== null);
-    metric[k] = defined.length ? defined.reduce((a, b) => a + b, 0) / defined.length : null;
+    const defined = cases.map(CASE_PAIR[k]).filter((v): v is Pair => v !== null);
+    const den = defined.reduce((a, p) => a + p[1], 0);
+    metric[k] = den > 0 ? defined.reduce((a, p) => a + p[0], 0) / den : null;
     ci[k] = intervals[i]!;
     n[k] = defined.length;
   });
@@ -50,22 +62,9 @@ export function aggregate(cases: readonly CaseResult[], opts: AggregateOptions =
     unjudgedSlots: slots.filter((s) => s.status === 'unjudged').length,
     erroredSlots: slots.filter((s) => s.status === 'errored').length,
     erroredCases: cases.filter((c) => c.episodeStatus === 'errored').length,
-    vciPooled: pooledVci(cases),
     usage,
     costUsd: costs.some((c) => c === null) ? null : costs.reduce<number>((a, b) => a + (b ?? 0), 0),
   };
-}
-
-/** Verify steps over implement steps summed across cases: long episodes weigh more, as in the paper. */
-export function pooledVci(cases: readonly Pick<CaseResult, 'verifySteps' | 'implementSteps'>[]): number | null {
-  let verify = 0;
-  let implement = 0;
-  for (const c of cases) {
-    if (c.verifySteps === null || c.implementSteps === null) continue;
-    verify += c.verifySteps;
-    implement += c.implementSteps;
-  }
-  return implement > 0 ? verify / implement : null;
 }
 
 /** Tokens per role; a role's cost is unknown (null) as soon as one model it used has no price. */

@@ -59,12 +59,25 @@ function step(s: TrajectoryStep, shots: ReadonlyMap<string, string>): string {
 function episode(v: CaseView, shots: ReadonlyMap<string, string>): string {
   const t = v.trajectory;
   if (!t) return `<p class="empty">${esc(v.trajectoryNote ?? 'no trajectory')}</p>`;
-  const status = `<p>Episode <b>${esc(t.status)}</b> after ${t.steps.length} of ${t.stepCap} steps in ${(t.durationMs / 1000).toFixed(1)} s; ${t.counts.clarify} questions, ${t.counts.implement} implements, ${t.counts.verify} verifies${t.questionBeforeCode ? ', asked before coding' : ''}; ${t.linesOfCode} lines of code in ${t.files.length} files.</p>`;
+  const status = `<p>Episode <b>${esc(t.status)}</b> after ${t.steps.length} of ${t.stepCap} steps in ${(t.durationMs / 1000).toFixed(1)} s; ${t.counts.clarify} questions, ${t.counts.implement} implements, ${t.counts.verify} verifies${t.questionBeforeCode ? ', asked before coding' : ''}; ${t.linesOfCode} lines of code${t.locPaper !== undefined ? ` (${t.locPaper} by the paper's count)` : ''} in ${t.files.length} files.</p>`;
   const error = t.error ? `<pre class="bad">${esc(t.error)}</pre>` : '';
   const d = t.deadlock;
   const deadlock = d ? `<p class="bad">Verification deadlock after ${d.failedInARow} failed audits in a row${d.analysis ? `: ${esc(d.analysis.category)}: ${esc(d.analysis.summary)}` : ''}</p>` : '';
   const stderr = shots.get('stderr');
   return `${status}${error}${deadlock}${stderr ? `<p><a href="${esc(stderr)}">the agent's stderr</a></p>` : ''}<ol class="steps">${t.steps.map((s) => step(s, shots)).join('')}</ol>`;
+}
+
+/**
+ * The crash rule's finding (paper profile): a crashed site fails every slot before any judge looks, so the
+ * slots table alone would show failures without a cause. Its errors are the page's own text: escaped.
+ */
+const crashOf = (v: CaseView) => v.records.find((r) => r.visual?.crash)?.visual?.crash;
+
+function crashed(v: CaseView): string {
+  const c = crashOf(v);
+  if (!c?.crashed) return '';
+  const errors = c.errors.length ? `<ul>${c.errors.map((e) => `<li><code>${esc(e)}</code></li>`).join('')}</ul>` : '';
+  return `<p class="bad"><b>Crashed on load</b> (the profile's crash rule): ${esc(c.reason ?? 'unknown')}. Every slot failed without a judge looking at the page.</p>${errors}`;
 }
 
 function slots(v: CaseView, shots: ReadonlyMap<string, string>): string {
@@ -113,11 +126,11 @@ export function renderCasePage(v: CaseView, shots: ReadonlyMap<string, string>):
 <title>${esc(r.id)} · ${esc(r.agent)}</title><style>${STYLE}</style></head><body>
 <p class="meta"><a href="../summary.html">← summary</a></p>
 <h1>${esc(r.id)}</h1>
-<p class="meta">agent <b>${esc(r.agent)}</b> · trial ${r.trial} · ${esc(r.persona)} · ${esc(r.difficulty)} · TCR ${pct(r.tcr)} · ${r.hallucinated === null ? 'no NEGATIVE slot judged' : r.hallucinated ? '<span class="bad">hallucinated (a NEGATIVE slot failed)</span>' : 'no hallucination'}${e ? ` · episode ${esc(e.status)}${e.cached ? ' (from the cache)' : ''}` : ''}</p>
+<p class="meta">agent <b>${esc(r.agent)}</b> · trial ${r.trial} · ${esc(r.persona)} · ${esc(r.difficulty)} · TCR ${pct(r.tcr)} · ${r.hallucinated === null ? 'no NEGATIVE slot judged' : r.hallucinated ? '<span class="bad">hallucinated (a NEGATIVE slot failed)</span>' : 'no hallucination'}${crashOf(v)?.crashed ? ' · <span class="bad">crashed on load</span>' : ''}${e ? ` · episode ${esc(e.status)}${e.cached ? ' (from the cache)' : ''}` : ''}</p>
 ${e?.error ? `<pre class="bad">${esc(e.error)}</pre>` : ''}
 <h2>Instructions</h2>${instructions(v)}
 <h2>Episode</h2>${episode(v, shots)}
-<h2>Final page</h2>${img(shots.get('final'), 'the submitted site as judged')}${r.visualFindings.length ? `<p class="bad">visual findings: ${esc(r.visualFindings.join('; '))}</p>` : ''}
+<h2>Final page</h2>${crashed(v)}${img(shots.get('final'), 'the submitted site as judged')}${r.visualFindings.length ? `<p class="bad">visual findings: ${esc(r.visualFindings.join('; '))}</p>` : ''}
 <h2>Slots</h2>${slots(v, shots)}
 <h2>Tokens per role</h2>${tokens(v)}
 </body></html>

@@ -30,6 +30,8 @@ export const CaseResultSchema = z.object({
   questionBeforeCode: z.boolean().nullable(),
   blind: z.boolean().nullable(),
   linesOfCode: z.number().nullable(),
+  /** The paper's LOC (every line of every final file but node_modules, dist, .next, package-lock.json); null for episodes recorded before it. */
+  locPaper: z.number().nullable().default(null),
   steps: z.number().nullable(),
   questions: z.number().nullable(),
   submitted: z.boolean().nullable(),
@@ -38,7 +40,19 @@ export const CaseResultSchema = z.object({
   injectionFlagged: z.boolean(),
   visualBug: z.boolean().nullable(),
   visualFindings: z.array(z.string()),
+  /** The judge model's 1-5 scores of the final page; null without a judge model. */
+  visualScores: z.object({ layout: z.number(), creativeAlignment: z.number(), overall: z.number() }).nullable().default(null),
   usage: z.array(UsageEntrySchema),
-  slots: z.array(z.object({ id: z.string(), status: SlotStatusSchema, weight: z.number(), cTech: z.number(), assertionType: AssertionTypeSchema })),
+  slots: z.array(
+    z.object({
+      id: z.string(),
+      status: SlotStatusSchema,
+      weight: z.number(),
+      cTech: z.number(),
+      assertionType: AssertionTypeSchema,
+      /** The judge's session ended without a verdict for the slot (its status is the profile's rule for that). */
+      unmentioned: z.boolean().optional(),
+    }),
+  ),
 });
 export type CaseResult = z.infer<typeof CaseResultSchema>;

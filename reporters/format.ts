@@ -1,15 +1,17 @@
 import { breakdownMarkdown } from './format-breakdowns.js';
 import { fmt } from './fmt.js';
-import { columnTitle, METRIC_ROWS, type MetricKey } from './metric-table.js';
+import { columnTitle, headlineRows, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate, Report } from './report-schema.js';
 import { describeRoleErrors } from './role-errors.js';
 
 export { fmt } from './fmt.js';
 
-const COLUMNS = METRIC_ROWS.filter((m) => m.show.terminal).map((m) => ({ key: m.key, title: columnTitle(m) }));
+/** The terminal's columns: the headline rows of the report's profile (one reading of VCI, not both). */
+const columnsOf = (r: Report) => headlineRows('terminal', r.meta.profile).map((m) => ({ key: m.key, title: columnTitle(m) }));
 
 function terminalRows(r: Report): string[][] {
-  const row = (name: string, a: Aggregate) => [name, ...COLUMNS.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots)];
+  const columns = columnsOf(r);
+  const row = (name: string, a: Aggregate) => [name, ...columns.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots)];
   return [
     row('overall', r.overall),
     ...Object.entries(r.byPersona).map(([k, a]) => row(k, a)),
@@ -19,7 +21,7 @@ function terminalRows(r: Report): string[][] {
 }
 
 export function formatText(r: Report): string {
-  const header = ['group', ...COLUMNS.map((c) => c.title), 'cases', 'unjudged', 'errored'];
+  const header = ['group', ...columnsOf(r).map((c) => c.title), 'cases', 'unjudged', 'errored'];
   const table = [header, ...terminalRows(r)];
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
@@ -37,7 +39,9 @@ export function formatText(r: Report): string {
 
 /** Errored cases beside every headline figure: they are left out of the rates, never silently. */
 function erroredNote(a: Aggregate): string {
-  return `${a.erroredCases} errored case(s) and ${a.erroredSlots} errored slot(s) left out`;
+  // Slots the judge never mentioned are failed under paper and errored under iwb: either way a reader should see how many.
+  const unmentioned = a.slotsUnmentioned ? `; ${fmt(a, 'slotsUnmentioned')}% of slots never mentioned by the judge` : '';
+  return `${a.erroredCases} errored case(s) and ${a.erroredSlots} errored slot(s) left out${unmentioned}`;
 }
 
 function roleErrorLines(r: Report): string[] {

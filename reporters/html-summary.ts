@@ -3,7 +3,7 @@ import { DIFFICULTIES, PERSONAS } from '../slots/schema.js';
 import { caseHref } from './case-view.js';
 import { fmt } from './format.js';
 import { breakdownTables } from './format-breakdowns.js';
-import { METRIC_ROWS, type MetricKey } from './metric-table.js';
+import { headlineRows, type MetricKey } from './metric-table.js';
 import type { Aggregate, CaseResult, Report } from './report-schema.js';
 import { runHealth } from './run-health.js';
 
@@ -21,14 +21,13 @@ const pct = (v: number | null | undefined, digits = 1) => (v === null || v === u
 /** The interval exactly as report.md rounds it, so the page and the Markdown never disagree in the last digit. */
 const interval = (a: Aggregate, k: MetricKey) => fmt(a, k, true).slice(fmt(a, k).length).trim() || '—';
 
-const HEADLINE = METRIC_ROWS.flatMap((m) => (m.show.card ? [{ key: m.key, title: m.title, what: m.show.card, percent: m.unit === 'percent' }] : []));
-
 function headline(r: Report): string {
   const a = r.overall;
   const level = `${Math.round(r.meta.bootstrap.level * 100)}% CI`;
-  const cards = HEADLINE.map(({ key, title, what, percent }) => {
+  // The profile picks which reading of a two-way figure (VCI) is a card; report.json keeps both.
+  const cards = headlineRows('card', r.meta.profile).map(({ key, title, show, unit }) => {
     const v = fmt(a, key);
-    return card(title, v === '—' ? v : `${v}${percent ? '%' : ''}`, `${level} ${interval(a, key)}`, `n = ${a.n[key]} · ${what}`);
+    return card(title, v === '—' ? v : `${v}${unit === 'percent' ? '%' : ''}`, `${level} ${interval(a, key)}`, `n = ${a.n[key]} · ${show.card}`);
   });
   const tokens = Object.values(a.usage).reduce((s, u) => s + u.prompt + u.completion, 0);
   const priced = a.costUsd === null ? 'a model has no price: set IWB_PRICES' : 'every role, US dollars';

@@ -164,7 +164,7 @@ function toRecord(test: TestCase, result: TestResult): SlotRecord | null {
     const v = VerdictAnnotationSchema.parse(JSON.parse(verdictText));
     const status = v.status === 'pass' && result.status !== 'passed' ? 'errored' : v.status;
     const judgeUsage = v.tokens && v.model ? { judgeUsage: { role: 'judge' as const, model: v.model, ...v.tokens } } : {};
-    return { ...slot, trial, status, evidence: v.evidence, episode, visual, judge: v.judge, ...(v.cached ? { cachedVerdict: true } : {}), ...judgeUsage, ...(v.injection ? { injection: true } : {}) };
+    return { ...slot, trial, status, evidence: v.evidence, episode, visual, judge: v.judge, ...(v.cached ? { cachedVerdict: true } : {}), ...judgeUsage, ...(v.injection ? { injection: true } : {}), ...(v.unmentioned ? { unmentioned: true } : {}) };
   }
   const why = result.error?.message?.split('\n')[0] ?? `test ${result.status} without a verdict`;
   return { ...slot, trial, status: 'errored', evidence: why, episode, visual };

@@ -1,3 +1,5 @@
+import type { Profile, ProfileName } from '../config/profiles.js';
+import { PROFILES } from '../config/profiles.js';
 import type { CaseResult } from './case-result.js';
 
 /**
@@ -19,11 +21,28 @@ export interface MetricRow {
   needs: string;
   /** The per-case value the aggregate averages over the cases where it is not null. */
   value: (c: CaseResult) => number | null;
+  /**
+   * A pooled figure instead of a mean: the aggregate is the sum of the numerators over the sum of the
+   * denominators of the cases where this is not null (long episodes weigh more, as the paper counts).
+   */
+  pool?: (c: CaseResult) => readonly [number, number] | null;
   /** Where it is shown besides report.json and the full Markdown table. */
   show: { terminal?: boolean; markdown?: boolean; card?: string };
+  /**
+   * One of two readings of a figure: it is the headline (terminal column, summary card) only under the
+   * profiles whose rules match; the full Markdown table and report.json carry both readings always.
+   */
+  headlineWhen?: Partial<Pick<Profile, 'vci'>>;
 }
 
 const rate = (b: boolean | null): number | null => (b === null ? null : b ? 1 : 0);
+const ratio = (p: readonly [number, number] | null): number | null => (p && p[1] > 0 ? p[0] / p[1] : null);
+const stepPair = (c: CaseResult): readonly [number, number] | null => (c.verifySteps === null || c.implementSteps === null ? null : [c.verifySteps, c.implementSteps]);
+/** Slots of a case that match, over all its slots (null for a case without slots). */
+const slotShare = (c: CaseResult, hit: (s: CaseResult['slots'][number]) => boolean): readonly [number, number] | null =>
+  c.slots.length === 0 ? null : [c.slots.filter(hit).length, c.slots.length];
+const erroredOrUnmentioned = (c: CaseResult) => slotShare(c, (s) => s.status === 'errored' || s.unmentioned === true);
+const unmentioned = (c: CaseResult) => slotShare(c, (s) => s.unmentioned === true);
 
 export const METRICS = [
   { key: 'tcr', title: 'TCR', unit: 'percent', digits: 1, definition: 'passed POSITIVE weight / judged POSITIVE weight', needs: '', value: (c) => c.tcr, show: { terminal: true, markdown: true, card: 'task completion (weighted POSITIVE slots)' } },
@@ -35,15 +54,22 @@ export const METRICS = [
   { key: 'chr', title: 'CHR', unit: 'percent', digits: 1, definition: "share of the case's slots that some question hit, from the simulated user's retrieval record (the slots it retrieved to answer); as the paper counts it", needs: 'a question', value: (c) => c.chr, show: { terminal: true, markdown: true, card: 'slots some question hit' } },
   { key: 'chrDegraded', title: 'CHR-deg', unit: 'percent', digits: 1, definition: 'the same over the slots the persona degraded (left out, blurred, contradicted): the sharper figure, where the dataset records the degradation', needs: 'a question, a degradation record', value: (c) => c.chrDegraded, show: { markdown: true } },
   { key: 'chrLlm', title: 'CHR (LLM)', unit: 'percent', digits: 1, definition: "the paper's variant: the judge model marks per slot whether some question hit it; hit slots / all slots", needs: 'a question, a judge model', value: (c) => c.chrLlm, show: { markdown: true } },
-  { key: 'ias', title: 'IAS', unit: 'number', digits: 2, definition: "1-5, the judge model's reading of the trajectory and final files against the gold instruction", needs: 'judge model', value: (c) => c.ias, show: { markdown: true } },
-  { key: 'vci', title: 'VCI', unit: 'number', digits: 2, definition: 'verify steps / implement steps', needs: 'an implement step', value: (c) => c.vci, show: { terminal: true, markdown: true, card: 'verify steps per implement step' } },
+  { key: 'ias', title: 'IAS', unit: 'number', digits: 2, definition: "1-5, the judge model's reading of the trajectory and final files against the gold instruction; a trajectory with no reasoning text and no question is scored 1 under `paper` (as the paper does) and not scored under `iwb`, and the judge model is not asked about it", needs: 'judge model (or, under `paper`, a trajectory without reasoning)', value: (c) => c.ias, show: { markdown: true } },
+  { key: 'vci', title: 'VCI', unit: 'number', digits: 2, definition: 'verify steps / implement steps, averaged over cases (the headline under `iwb`)', needs: 'an implement step', value: (c) => c.vci, show: { terminal: true, markdown: true, card: 'verify steps per implement step (mean of cases)' }, headlineWhen: { vci: 'per-case-mean' } },
+  { key: 'vciPooled', title: 'VCI (pooled)', unit: 'number', digits: 2, definition: "the paper's VCI: verify steps / implement steps summed over the cases before dividing (the headline under `paper`)", needs: 'an implement step in the group', value: (c) => c.vci, pool: stepPair, show: { terminal: true, markdown: true, card: 'verify steps per implement step (pooled)' }, headlineWhen: { vci: 'pooled' } },
   { key: 'pcr', title: 'PCR', unit: 'percent', digits: 1, definition: '1 if a question came before the first code', needs: '', value: (c) => rate(c.questionBeforeCode), show: { terminal: true, markdown: true, card: 'cases that asked before coding' } },
   { key: 'blindRate', title: 'blind', unit: 'percent', digits: 1, definition: 'the episode had no question and no verify step (`blindCases` counts them)', needs: '', value: (c) => rate(c.blind), show: { markdown: true } },
   { key: 'vbr', title: 'VBR', unit: 'percent', digits: 1, definition: '1 if the final page fails a deterministic visual check (horizontal overflow, overlapping text, broken images, console errors, blank or unreachable page); with a judge model the page is also scored 1-5', needs: '', value: (c) => rate(c.visualBug), show: { terminal: true, markdown: true, card: 'final pages with a visual bug' } },
   { key: 'submitRate', title: 'submit', unit: 'percent', digits: 1, definition: '1 if the agent submitted (rather than hitting the step cap, a verification deadlock or erroring)', needs: '', value: (c) => rate(c.submitted), show: { markdown: true } },
-  { key: 'linesOfCode', title: 'LOC', unit: 'number', digits: 0, definition: 'lines of code of the final workspace', needs: '', value: (c) => c.linesOfCode, show: { markdown: true } },
+  { key: 'linesOfCode', title: 'LOC', unit: 'number', digits: 0, definition: 'non-blank lines of the final source files (HTML, CSS, JS/TS, JSON, Vue, Svelte), build output and package-lock.json left out', needs: '', value: (c) => c.linesOfCode, show: { markdown: true } },
+  { key: 'locPaper', title: 'LOC (paper)', unit: 'number', digits: 0, definition: "the paper's LOC: every line of every final file except under node_modules, dist and .next and package-lock.json", needs: 'an episode recorded with it', value: (c) => c.locPaper, show: { markdown: true } },
   { key: 'askRate', title: 'ask', unit: 'percent', digits: 1, definition: '1 if the agent asked at least one question (the paper reports it)', needs: '', value: (c) => (c.questions === null ? null : c.questions > 0 ? 1 : 0), show: { markdown: true } },
   { key: 'questions', title: 'questions', unit: 'number', digits: 2, definition: 'questions the agent asked (the mean is the paper\'s average questions)', needs: '', value: (c) => c.questions, show: { markdown: true } },
+  { key: 'visualLayout', title: 'layout', unit: 'number', digits: 2, definition: "the judge model's 1-5 layout score of the final page", needs: 'judge model', value: (c) => c.visualScores?.layout ?? null, show: { markdown: true } },
+  { key: 'visualCreative', title: 'creative', unit: 'number', digits: 2, definition: "the judge model's 1-5 creative alignment score of the final page (does it fit the request's intent)", needs: 'judge model', value: (c) => c.visualScores?.creativeAlignment ?? null, show: { markdown: true } },
+  { key: 'visualOverall', title: 'visual', unit: 'number', digits: 2, definition: "the judge model's 1-5 overall visual score of the final page", needs: 'judge model', value: (c) => c.visualScores?.overall ?? null, show: { markdown: true } },
+  { key: 'slotsErroredOrUnmentioned', title: 'errored/unmentioned', unit: 'percent', digits: 1, definition: 'slots errored or never given a verdict by the judge (marked `unmentioned`, whatever status the profile gave them) / all slots, pooled over cases', needs: '', value: (c) => ratio(erroredOrUnmentioned(c)), pool: erroredOrUnmentioned, show: { markdown: true } },
+  { key: 'slotsUnmentioned', title: 'unmentioned', unit: 'percent', digits: 1, definition: 'slots the judge never gave a verdict for (failed under `paper`, errored under `iwb`) / all slots, pooled over cases', needs: '', value: (c) => ratio(unmentioned(c)), pool: unmentioned, show: { markdown: true } },
   { key: 'steps', title: 'steps', unit: 'number', digits: 2, definition: 'steps the episode took', needs: '', value: (c) => c.steps, show: { markdown: true } },
 ] as const satisfies readonly MetricRow[];
 
@@ -52,6 +78,18 @@ export type MetricKey = (typeof METRICS)[number]['key'];
 export const METRIC_ROWS: readonly (MetricRow & { key: MetricKey })[] = METRICS;
 export const METRIC_KEYS: readonly MetricKey[] = METRIC_ROWS.map((m) => m.key);
 export const METRIC = Object.fromEntries(METRIC_ROWS.map((m) => [m.key, m])) as Record<MetricKey, MetricRow>;
+
+/** Whether a row is a headline under a profile (a report without one was scored under iwb). */
+export function isHeadline(m: MetricRow, profile: string | undefined): boolean {
+  if (!m.headlineWhen) return true;
+  const rules: Profile = PROFILES[(profile && profile in PROFILES ? profile : 'iwb') as ProfileName];
+  return Object.entries(m.headlineWhen).every(([rule, value]) => rules[rule as keyof Profile] === value);
+}
+
+/** The rows a headline place (terminal table, summary cards) shows under a profile. */
+export function headlineRows(place: 'terminal' | 'card', profile: string | undefined): readonly (MetricRow & { key: MetricKey })[] {
+  return METRIC_ROWS.filter((m) => Boolean(m.show[place]) && isHeadline(m, profile));
+}
 
 /** A table column title: the metric's name, with `%` for shares. */
 export const columnTitle = (m: MetricRow): string => (m.unit === 'percent' ? `${m.title} %` : m.title);

@@ -1,3 +1,4 @@
+import { PROFILES, type Profile } from '../config/profiles.js';
 import type { EpisodeAnnotation, SlotAnnotation, UsageEntry, VisualAnnotation } from '../protocol/annotations.js';
 import { isJudged, type SlotStatus } from '../protocol/enums.js';
 import type { CaseResult } from './report-schema.js';
@@ -19,7 +20,12 @@ export interface SlotRecord extends SlotAnnotation {
   judge?: string;
   /** The verdict came from the cache or another slot's session: its error, if any, is counted where it happened. */
   cachedVerdict?: boolean;
+  /** The judge's session ended without a verdict for this slot. */
+  unmentioned?: boolean;
 }
+
+/** The profile rules per-case scoring reads. */
+export type ScoringRules = Pick<Profile, 'iasWithoutReasoning'>;
 
 const judged = isJudged;
 
@@ -27,7 +33,7 @@ const judged = isJudged;
  * Groups slot records by agent, case and trial, in first-seen order, and scores each: blobs of several
  * agents' runs merged into one report keep their cases apart.
  */
-export function caseResults(records: readonly SlotRecord[]): CaseResult[] {
+export function caseResults(records: readonly SlotRecord[], rules: ScoringRules = PROFILES.iwb): CaseResult[] {
   const byCase = new Map<string, SlotRecord[]>();
   for (const r of records) {
     const key = `${r.episode?.agent ?? ''}\0${r.caseId}\0${r.trial ?? 0}`;
@@ -35,7 +41,7 @@ export function caseResults(records: readonly SlotRecord[]): CaseResult[] {
     list.push(r);
     byCase.set(key, list);
   }
-  return [...byCase.values()].map(scoreCase);
+  return [...byCase.values()].map((slots) => scoreCase(slots, rules));
 }
 
 /**
@@ -69,7 +75,17 @@ export function isBlind(counts: { clarify: number; verify: number }): boolean {
   return counts.clarify === 0 && counts.verify === 0;
 }
 
-export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
+/**
+ * IAS under the profile's rule: a trajectory with no reasoning text and no question gives an intent judge
+ * nothing of the agent's own to read; the paper scores it 1, iwb leaves it unscored. A trajectory recorded
+ * before the flag existed keeps the judge's score.
+ */
+export function intentScore(episode: Pick<EpisodeAnnotation, 'hasReasoning'> | undefined, judged: number | null, rules: ScoringRules): number | null {
+  if (episode?.hasReasoning === false) return rules.iasWithoutReasoning;
+  return judged;
+}
+
+export function scoreCase(slots: readonly SlotRecord[], rules: ScoringRules = PROFILES.iwb): CaseResult {
   const first = slots[0]!;
   const positives = slots.filter((s) => s.assertionType === 'POSITIVE');
   const negatives = slots.filter((s) => s.assertionType === 'NEGATIVE' && judged(s));
@@ -94,13 +110,14 @@ export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
     chr: episode ? clarificationHitRate(episode.questions, slots.map((s) => s.slotId)) : null,
     chrDegraded: episode?.degraded ? clarificationHitRate(episode.questions, episode.degraded) : null,
     chrLlm: intent && episode && episode.questions.length > 0 ? intent.hitSlots.filter((id) => slots.some((s) => s.slotId === id)).length / slots.length : null,
-    ias: intent?.ias ?? null,
+    ias: intentScore(episode, intent?.ias ?? null, rules),
     vci: episode ? verifyCoverage(episode.counts) : null,
     verifySteps: episode ? episode.counts.verify : null,
     implementSteps: episode ? episode.counts.implement : null,
     questionBeforeCode: episode ? episode.questionBeforeCode : null,
     blind: episode && episode.status !== 'errored' ? isBlind(episode.counts) : null,
     linesOfCode: episode ? episode.linesOfCode : null,
+    locPaper: episode?.locPaper ?? null,
     steps: episode ? episode.steps : null,
     questions: episode ? episode.counts.clarify : null,
     submitted: episode ? episode.status === 'submitted' : null,
@@ -110,8 +127,9 @@ export function scoreCase(slots: readonly SlotRecord[]): CaseResult {
     injectionFlagged: slots.some((s) => s.injection === true),
     visualBug: visual ? visual.bug : null,
     visualFindings: visual?.findings ?? [],
+    visualScores: visual?.scores ?? null,
     usage: caseUsage(slots, episode, visual),
-    slots: slots.map((s) => ({ id: s.slotId, status: s.status, weight: s.weight, cTech: s.cTech, assertionType: s.assertionType })),
+    slots: slots.map((s) => ({ id: s.slotId, status: s.status, weight: s.weight, cTech: s.cTech, assertionType: s.assertionType, ...(s.unmentioned ? { unmentioned: true } : {}) })),
   };
 }
 

@@ -11,6 +11,10 @@ import { METRIC_KEYS, type MetricKey } from './metric-table.js';
 
 const rate = z.number().nullable();
 const interval = z.tuple([z.number(), z.number()]).nullable();
+// A metric row added after a report was written reads back as undefined (null, no interval, on 0 cases).
+const metricValue = rate.default(null);
+const metricInterval = interval.default(null);
+const metricN = z.number().default(0);
 
 export { SlotStatusSchema } from '../protocol/enums.js';
 export { CaseResultSchema, type CaseResult } from './case-result.js';
@@ -19,19 +23,17 @@ export { METRIC_KEYS, type MetricKey } from './metric-table.js';
 const RoleCostSchema = z.object({ prompt: z.number(), completion: z.number(), costUsd: z.number().nullable() });
 
 export const AggregateSchema = z.object({
-  ...Object.fromEntries(METRIC_KEYS.map((k) => [k, rate])) as Record<MetricKey, typeof rate>,
+  ...Object.fromEntries(METRIC_KEYS.map((k) => [k, metricValue])) as Record<MetricKey, typeof metricValue>,
   /** 95% percentile bootstrap interval per metric, resampling cases (all trials of a case together). */
-  ci: z.object(Object.fromEntries(METRIC_KEYS.map((k) => [k, interval])) as Record<MetricKey, typeof interval>),
+  ci: z.object(Object.fromEntries(METRIC_KEYS.map((k) => [k, metricInterval])) as Record<MetricKey, typeof metricInterval>),
   /** How many cases each metric was defined on (a metric is null on a case it does not apply to). */
-  n: z.object(Object.fromEntries(METRIC_KEYS.map((k) => [k, z.number()])) as Record<MetricKey, z.ZodNumber>),
+  n: z.object(Object.fromEntries(METRIC_KEYS.map((k) => [k, metricN])) as Record<MetricKey, typeof metricN>),
   cases: z.number(),
   blindCases: z.number(),
   judgedSlots: z.number(),
   unjudgedSlots: z.number(),
   erroredSlots: z.number(),
   erroredCases: z.number(),
-  /** The paper's VCI: total verify steps / total implement steps over the cases, beside the per-case mean `vci`. */
-  vciPooled: z.number().nullable().default(null),
   /** Tokens and cost per model role; costUsd is null when a model it used has no price (IWB_PRICES). */
   usage: z.record(z.string(), RoleCostSchema),
   costUsd: z.number().nullable(),

@@ -1,3 +1,4 @@
+import { PROFILES, type ProfileName } from '../config/profiles.js';
 import type { PriceTable } from '../llm/usage.js';
 import { aggregate, groupBy } from './aggregate.js';
 import { breakdowns } from './breakdowns.js';
@@ -45,7 +46,7 @@ export function buildReport(records: readonly SlotRecord[], meta: RunMeta, opts:
       (a.trial ?? 0) - (b.trial ?? 0) ||
       a.slotId.localeCompare(b.slotId, undefined, { numeric: true }),
   );
-  const cases = caseResults(sorted);
+  const cases = caseResults(sorted, PROFILES[(meta.profile ?? 'iwb') as ProfileName] ?? PROFILES.iwb);
   const bootstrap = opts.bootstrap ?? DEFAULT_BOOTSTRAP;
   const agg = { bootstrap, ...(opts.prices ? { prices: opts.prices } : {}) };
   const byStatus: Record<string, number> = {};

@@ -18,23 +18,32 @@ export { DEFAULT_BOOTSTRAP, quantile, type BootstrapOptions } from '../stats/boo
  * at least one defined value, else it is null.
  */
 export function bootstrapMeans(values: readonly (readonly (readonly (number | null)[])[])[], clusters: number, opts: BootstrapOptions): ([number, number] | null)[] {
+  return bootstrapRatios(values.map((metric) => metric.map((cluster) => cluster.map((v) => (v === null ? null : ([v, 1] as const))))), clusters, opts);
+}
+
+/**
+ * The same for pooled ratios: each value is a numerator and a denominator, and a resample's figure is the
+ * sum of numerators over the sum of denominators (a mean is the case where every denominator is 1). A
+ * resample whose denominators sum to 0 is skipped for that metric.
+ */
+export function bootstrapRatios(values: readonly (readonly (readonly (readonly [number, number] | null)[])[])[], clusters: number, opts: BootstrapOptions): ([number, number] | null)[] {
   const next = mulberry32(opts.seed);
   const draws: number[][] = values.map(() => []);
   const pick = new Int32Array(clusters);
   for (let b = 0; b < opts.resamples && clusters > 0; b++) {
     for (let i = 0; i < clusters; i++) pick[i] = Math.floor(next() * clusters);
     values.forEach((metric, m) => {
-      let total = 0;
-      let n = 0;
+      let num = 0;
+      let den = 0;
       for (let i = 0; i < clusters; i++) {
         for (const v of metric[pick[i]!]!) {
           if (v !== null) {
-            total += v;
-            n++;
+            num += v[0];
+            den += v[1];
           }
         }
       }
-      if (n > 0) draws[m]!.push(total / n);
+      if (den > 0) draws[m]!.push(num / den);
     });
   }
   return draws.map((d) => percentileInterval(d, opts.level));

@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
-import { allowOnlyOrigin, SERVICE_WORKERS } from '../sandbox/browser-network.js';
+import { allowOnlyOrigin } from '../sandbox/browser-network.js';
+import { freshPage } from './fresh-page.js';
 import { responsive } from './unresponsive.js';
 
 export interface Rendering {
@@ -10,13 +11,14 @@ export interface Rendering {
 
 export type PageCheck = Omit<Rendering, 'png'>;
 
-export const VIEWPORT = { width: 1280, height: 800 };
+export { VIEWPORT } from './fresh-page.js';
 
 /**
  * Opens one path of a served site in a fresh context and photographs it, as a verify step shows the
  * agent. Requests to any other origin are aborted: the site under test is all the browser may reach.
  */
 export async function renderPage(browser: Browser, siteUrl: string, pagePath: string): Promise<Rendering> {
+  // Playwright's screenshot, not site/screenshot.ts: on a page photographed once, opening a DevTools session costs more than it saves.
   return visit(browser, siteUrl, pagePath, async (page) => page.screenshot({ type: 'png' }));
 }
 
@@ -27,10 +29,9 @@ export async function checkPage(browser: Browser, siteUrl: string, pagePath: str
 }
 
 async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot: (page: Page) => Promise<Buffer>): Promise<Rendering> {
-  const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: SERVICE_WORKERS });
+  const { context, page } = await freshPage(browser);
   try {
     await allowOnlyOrigin(context, new URL(siteUrl).origin);
-    const page = await context.newPage();
     const consoleErrors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());

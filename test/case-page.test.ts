@@ -74,3 +74,23 @@ test('case page: a run folder that is not on this machine is said, not invented;
   assert.notEqual(caseSlug('a/b', 'x', 0), caseSlug('a_b', 'x', 0), 'names that sanitise alike still differ');
   assert.match(caseSlug('a/b c', 'x', 0), /^[A-Za-z0-9_.-]+$/);
 });
+
+test('case page: a case the crash rule failed says so at the top and under the final page, with the errors it saw; a site that passed the check says nothing', async () => {
+  const spec = { id: 'c_P-MIN', agent: 'a1', positives: ['fail' as const], negatives: ['fail' as const] };
+  const crash = { crashed: true, reason: 'analytics: failed to start the tracker', errors: ['analytics: failed to start the tracker', `uncaught Error: ${HOSTILE}`] };
+  const visual = { bug: true, findings: ['console-error: analytics: failed to start the tracker'], crash };
+  const recs = records(spec).map((r) => ({ ...r, visual, judge: 'crash-rule', evidence: 'crashed on load: analytics: failed to start the tracker', images: [] }));
+  const [view] = await gatherCaseViews(reportOf([{ ...spec, visual }]).cases, recs, undefined);
+  const html = renderCasePage(view!, new Map());
+  assert.ok(!html.includes('<script'), 'the page\'s own error text is escaped');
+  const top = html.slice(0, html.indexOf('<h2>'));
+  assert.match(top, /crashed on load/, 'the header says why every slot failed');
+  const final = html.slice(html.indexOf('<h2>Final page</h2>'), html.indexOf('<h2>Slots</h2>'));
+  assert.match(final, /Crashed on load<\/b> \(the profile's crash rule\): analytics: failed to start the tracker\./);
+  assert.ok(final.includes('<li><code>uncaught Error: &lt;script&gt;'), 'every error the check saw is listed');
+  assert.ok(final.indexOf('Crashed on load') < final.indexOf('visual findings'), 'the crash comes before the visual findings it explains');
+
+  const clean = records(spec).map((r) => ({ ...r, visual: { bug: false, findings: [], crash: { crashed: false, errors: [] } }, images: [] }));
+  const [ok] = await gatherCaseViews(reportOf([spec]).cases, clean, undefined);
+  assert.ok(!/crashed on load/i.test(renderCasePage(ok!, new Map())));
+});

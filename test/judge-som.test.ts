@@ -86,7 +86,7 @@ test('labels exactly the reachable interactive elements: shadow DOM, same-origin
     assert.match(l.text, /\[\d+\] link "Home"/);
     assert.match(l.text, /\[\d+\] textbox <input> "Email" value="a@b.c"/);
     // The handle acts on the element the number names, inside the iframe too.
-    await l.handles[by('Frame button').n - 1]!.click();
+    await (await l.handle(by('Frame button').n))!.click();
     assert.deepEqual(pngSize(l.labelled), { width: 1000, height: 700 });
     assert.notDeepEqual(l.labelled, l.screenshot, 'the labelled copy has boxes drawn on it');
     assert.equal(await page.evaluate(() => document.documentElement.outerHTML), before, 'labelling never writes to the page');

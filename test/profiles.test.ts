@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { PROFILE_NAMES, PROFILES } from '../config/profiles.js';
 import { readSettings, userKind } from '../config/settings.js';
 import { formatMarkdown } from '../reporters/format.js';
 import { renderSummary } from '../reporters/html-summary.js';
-import { pooledVci } from '../reporters/aggregate.js';
 import { reportOf } from './report-support.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 test('IWB_PROFILE defaults to iwb, takes paper, and refuses anything else naming the variable', () => {
   assert.equal(readSettings({}).profile, 'iwb');
@@ -42,16 +45,32 @@ test('report.md and the summary page name the profile at the top', () => {
   assert.match(formatMarkdown(report), /Profile `iwb`/, 'a report from before profiles reads as iwb');
 });
 
-test('pooled VCI sums verify and implement steps over cases; the per-case mean stays beside it', () => {
-  // 1 verify over 1 implement, 1 over 9: the verify step of a case without code still counts in the pool: 5/10.
-  const cases = [
-    { verifySteps: 1, implementSteps: 1 },
-    { verifySteps: 1, implementSteps: 9 },
-    { verifySteps: null, implementSteps: null },
-    { verifySteps: 3, implementSteps: 0 },
-  ];
-  assert.equal(pooledVci(cases), 5 / 10);
-  assert.equal(pooledVci([{ verifySteps: 2, implementSteps: 0 }]), null);
-  const report = reportOf([{ id: 't0_P-MIN', agent: 'a', positives: ['pass'], negatives: ['pass'] }]);
-  assert.equal(report.overall.vciPooled, 1, 'the built report carries the pooled figure (the support episode: 1 verify, 1 implement)');
+/** The keys the Profile interface declares, read from its source so an optional key is not missed. */
+async function profileKeys(): Promise<string[]> {
+  const source = await fs.readFile(path.join(ROOT, 'config/profiles.ts'), 'utf8');
+  const body = /export interface Profile \{([\s\S]*?)\n\}/.exec(source)?.[1];
+  assert.ok(body, 'config/profiles.ts declares `export interface Profile { ... }`');
+  return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]!);
+}
+
+/** The keys each row of README's profile table names in its first cell. */
+async function documentedKeys(): Promise<string[][]> {
+  const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.split('\n## Profiles: iwb and paper\n')[1]?.split('\n## ')[0];
+  assert.ok(section, 'README has a "Profiles: iwb and paper" section');
+  const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Rule |'));
+  return rows.map((r) => [...r.split('|')[1]!.matchAll(/`(\w+)`/g)].map((m) => m[1]!));
+}
+
+test('README: every rule of the Profile interface has a row in the profile table, and no row names a rule that is gone', async () => {
+  const keys = await profileKeys();
+  assert.ok(keys.length >= 10, `the interface was read: ${keys.join(', ')}`);
+  assert.deepEqual([...keys].sort(), Object.keys(PROFILES.iwb).sort(), 'the interface and the table agree (no optional rule a profile may leave out)');
+  const rows = await documentedKeys();
+  const named = new Set(rows.flat());
+  assert.deepEqual(keys.filter((k) => !named.has(k)), [], 'add a row naming the rule in backticks to README\'s profile table');
+  // A backticked word of a first cell that is no rule is either a variable or a removed rule.
+  const stale = rows.flat().filter((k) => !keys.includes(k) && !k.startsWith('IWB_'));
+  assert.deepEqual(stale, [], 'a row names a rule config/profiles.ts no longer has');
+  assert.ok(rows.every((r) => r.some((k) => keys.includes(k))), 'every row names the rule it documents');
 });
