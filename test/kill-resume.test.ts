@@ -313,6 +313,10 @@ test('a run killed with SIGKILL mid-run and started again: nothing finished is r
 
   const end = await checkRunFolder(killed.runDir, killed.llmCache);
   assert.deepEqual(end.problems, []);
+  // A temporary file of a write the kill cut short may stay (nothing reads it); a lock or staging folder may not.
+  assert.deepEqual(end.leftovers.filter((f) => !f.endsWith('.tmp')), [], 'the rerun took over and released the killed run\'s locks');
+  assert.equal(end.checked.trajectory, CASES.length);
+  assert.equal(end.checked.verdict, expected.overall.judgedSlots);
   console.log(end);
 });
 
