@@ -50,7 +50,9 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
       const siteHash = site.root && cache ? await hashSite(site.root).catch(() => null) : null;
       if (cache && siteHash) {
         const hit = await cache.get(keyOf(siteHash, slot, site.case));
-        if (hit) return { ...hit, cached: true, durationMs: 0, tokens: { prompt: 0, completion: 0 } };
+        // The tokens it cost when it was made stay with it, as an episode's do: a run's usage is what its
+        // results cost, the same whether they were made now or before a crash.
+        if (hit) return { ...hit, cached: true, durationMs: 0 };
       }
       if (mode === 'slot') {
         const v = toVerdict(await runSession({ client: opts.client, site, slots: [slot], mode, stepCap }), slot, true);
@@ -64,7 +66,9 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
         const covered = opts.caseSlots ? opts.caseSlots(site.case) : site.case.slots;
         const slots = covered.some((s) => s.id === slot.id) ? covered : [...covered, slot];
         session = runSession({ client: opts.client, site, slots, mode, stepCap }).then(async (r) => {
-          if (cache && siteHash) for (const s of slots) await cache.put(keyOf(siteHash, s, site.case), toVerdict(r, s, true));
+          // Stored as charged: the session's tokens once, on the slot whose test ran it, so a rerun that reads
+          // every slot from the cache counts the session once too.
+          if (cache && siteHash) for (const s of slots) await cache.put(keyOf(siteHash, s, site.case), toVerdict(r, s, s.id === slot.id));
           return r;
         });
         sessions.set(sessionKey, session);

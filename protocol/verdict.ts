@@ -20,7 +20,7 @@ export const VerdictSchema = z.object({
   blockedRequests: z.number().optional(),
   /** True when the verdict came from the verdict cache rather than a new judge session. */
   cached: z.boolean().optional(),
-  /** Tokens the judge model spent on this verdict (0 when cached or deterministic). */
+  /** Tokens the judge model spent on this verdict, when it was made (also when read from the verdict cache); 0 when deterministic, or a case session's later slots (its first carries the session). */
   tokens: TokenPairSchema.optional(),
   /** The judge never gave this slot a verdict in its session: the status is the profile's `unmentioned` rule, not a finding. */
   unmentioned: z.boolean().optional(),

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
+import type { Verdict } from '../protocol/verdict.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { UNTRUSTED_MARK } from '../judge/prompt.js';
 import { selectJudge } from '../judge/select.js';
@@ -196,6 +197,14 @@ describe('LLM-SoM judge', () => {
       assert.equal(fake.requests.length, 1);
       assert.equal(schemaName(fake.requests[0]!), 'judge_step');
       assert.match(lastUserText(fake.requests[0]!), /Slot a[\s\S]*Slot b/);
+      // A rerun reads both verdicts from the cache and is charged the session once, as the run that made it.
+      const again = createLlmJudge({ client: client(), mode: 'case', cacheDir: path.join(cacheRoot, 'case') });
+      const [ra, rb] = [await again.judge(sites[0]!, a), await again.judge(sites[1]!, b)];
+      assert.deepEqual([ra.cached, rb.cached, ra.status, rb.status], [true, true, 'pass', 'fail']);
+      const total = (...vs: Verdict[]) => vs.reduce((n, v) => n + (v.tokens?.prompt ?? 0), 0);
+      assert.ok(total(va, vb) > 0);
+      assert.equal(total(ra, rb), total(va, vb));
+      assert.equal(fake.requests.length, 1);
     } finally {
       await Promise.all(sites.map((s) => s.close()));
     }

@@ -279,6 +279,8 @@ test('a run killed with SIGKILL mid-run and started again: nothing finished is r
   for (const k of ['tcr', 'tcrUniform', 'hr', 'sr', 'chr', 'vci', 'pcr', 'judgedSlots', 'erroredSlots', 'erroredCases', 'ias'] as const) {
     assert.equal(report.overall[k], expected.overall[k], `overall.${k}`);
   }
+  // Tokens travel with the episodes and verdicts they made: the run's usage is what its results cost, killed or not.
+  assert.deepEqual(report.overall.usage, expected.overall.usage);
   assert.equal(report.episodes.fromCache, episodesAtKill.size, 'the episodes finished before the kill came from disk');
   assert.equal(report.episodes.ranThisRun, CASES.length - episodesAtKill.size);
 
