@@ -1,8 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readSettings } from '../config/settings.js';
-import { ModelClient } from '../llm/client.js';
-import { readRoles } from '../llm/roles.js';
+import { commandClients } from '../llm/run-clients.js';
 import { UsageMeter } from '../llm/usage.js';
 import { buildFromWebgen } from '../slots/build.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
@@ -17,9 +16,8 @@ export async function buildCommand(args: string[], io: CliIo, env: NodeJS.Proces
   if (flags.get('from') !== 'webgen' || !input || typeof out !== 'string') throw new UsageError(USAGE);
   const seed = flags.has('seed') ? Number(flags.get('seed')) : 0;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed needs an integer\n${USAGE}`);
-  const config = flags.has('offline') ? undefined : readRoles(env).operator;
   const meter = new UsageMeter();
-  const operator = config ? new ModelClient(config, { meter }) : undefined;
+  const operator = flags.has('offline') ? undefined : (await commandClients(env, { meter })).operator;
   if (!operator) io.err(flags.has('offline') ? 'offline build' : 'IWB_OPERATOR_MODEL is not set: building offline');
   const cacheDir = path.join(path.dirname(readSettings(env).runDir), 'cache', 'decompose');
   const r = await buildFromWebgen(path.resolve(input), { seed, cacheDir, ...(operator ? { operator } : {}) });

@@ -6,9 +6,7 @@ import type { AgreementWithCi } from '../judge/calibration-stats.js';
 import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge, type CalibrationSummary } from '../judge/calibrate.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
-import { createClients } from '../llm/client.js';
-import { describePreflight, preflight } from '../llm/preflight.js';
-import { readRoles } from '../llm/roles.js';
+import { checkCommandRoles, commandClients } from '../llm/run-clients.js';
 import { rawProcessEnv } from '../config/process-env.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
@@ -36,13 +34,13 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   const cases = buildDataset('builtin', 'builtin', tasks).cases;
   const sites = await listCalibrationSites(tasks);
   const judges: CalibrationJudge[] = [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }];
-  const roles = readRoles(rawProcessEnv());
-  const client = createClients(roles).judge;
-  if (roles.judge) {
+  const env = rawProcessEnv();
+  const client = (await commandClients(env)).judge;
+  if (client) {
     // A judge model that cannot be reached or cannot see images would only produce errored verdicts.
-    const check = await preflight(roles, { judge: { structured: true, tools: false, images: true } });
-    if (!check.ok) {
-      io.err(`iwb judge calibrate: the judge role cannot do its part, nothing was judged:\n${describePreflight(check)}`);
+    const problem = await checkCommandRoles(env, { judge: { structured: true, tools: false, images: true } });
+    if (problem) {
+      io.err(`iwb judge calibrate: the judge role cannot do its part, nothing was judged:\n${problem}`);
       return 1;
     }
   }

@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ModelClient } from '../llm/client.js';
-import { describePreflight, preflight } from '../llm/preflight.js';
-import { readRoles, type Role } from '../llm/roles.js';
+import type { ModelClient } from '../llm/client.js';
+import type { Role } from '../llm/roles.js';
+import { checkCommandRoles, commandClients } from '../llm/run-clients.js';
 import { UsageMeter } from '../llm/usage.js';
 import { runLeakTest, type LeakTestReport } from '../personas/leak-test.js';
 import { mutateDataset } from '../personas/mutate.js';
@@ -32,19 +32,17 @@ function seedOf(flags: Map<string, string | true>): number {
   return n;
 }
 
-/** The role's client, unless --offline or the role is not configured (then the offline path runs). */
-function clientFor(role: Role, offline: boolean, env: NodeJS.ProcessEnv, meter: UsageMeter): ModelClient | undefined {
+/** The role's client, unless --offline or the role is not configured (then the offline path runs); built as a run builds it. */
+async function clientFor(role: Role, offline: boolean, env: NodeJS.ProcessEnv, meter: UsageMeter): Promise<ModelClient | undefined> {
   if (offline) return undefined;
-  const config = readRoles(env)[role];
-  return config ? new ModelClient(config, { meter }) : undefined;
+  return (await commandClients(env, { meter }))[role];
 }
 
 /** Preflight of the role before any work: null when it can do its part (or is not used), else the message. */
 async function cannotRun(role: Role, client: ModelClient | undefined, env: NodeJS.ProcessEnv): Promise<string | null> {
   if (!client) return null;
-  const roles = readRoles(env);
-  const report = await preflight(roles, { [role]: { structured: true, tools: false, images: false } });
-  return report.ok ? null : `the ${role} role cannot do its part, nothing was run:\n${describePreflight(report)}`;
+  const problem = await checkCommandRoles(env, { [role]: { structured: true, tools: false, images: false } });
+  return problem === null ? null : `the ${role} role cannot do its part, nothing was run:\n${problem}`;
 }
 
 /** Above this share of errored turns, the leak test's rates describe the errors, not the simulated user. */
@@ -62,7 +60,7 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
     const out = flags.get('out');
     if (typeof out !== 'string') throw new UsageError(`mutate needs --out <file.jsonl>\n${USAGE}`);
     const dataset = await loadDataset(source);
-    const operator = clientFor('operator', offline, env, meter);
+    const operator = await clientFor('operator', offline, env, meter);
     if (!operator && !offline) io.err('IWB_OPERATOR_MODEL is not set: degrading offline (seeded operators)');
     const blocked = await cannotRun('operator', operator, env);
     if (blocked) {
@@ -94,7 +92,7 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
 
   const dataset = await loadDataset(source);
   await withDegradation(dataset, env, io);
-  const client = clientFor('user', offline, env, meter);
+  const client = await clientFor('user', offline, env, meter);
   const blocked = await cannotRun('user', client, env);
   if (blocked) {
     io.err(`iwb personas leak-test: ${blocked}`);
@@ -142,7 +140,7 @@ async function annotateCommand(source: string, flags: Map<string, string | true>
   if (out === true) throw new UsageError(`--out needs a file\n${USAGE}`);
   const file = path.resolve(out ?? (flags.has('beside') ? besidePath(dataset.source) : cachePath(dataset.source, degradationCacheDir(readSettings(env)))));
   const offline = flags.has('offline');
-  const client = clientFor('operator', offline, env, meter) ?? clientFor('user', offline, env, meter);
+  const client = (await clientFor('operator', offline, env, meter)) ?? (await clientFor('user', offline, env, meter));
   if (!client && !offline) io.err('no IWB_OPERATOR_MODEL or IWB_USER_MODEL: annotating offline (text comparison)');
   const previous = await readDegradationFile(file);
   const result = await annotateDataset(dataset, { ...(client ? { client } : {}), ...(previous ? { previous } : {}) });
@@ -183,7 +181,7 @@ async function askCommand(
   if (!c) throw new UsageError(`${dataset.source}: no case ${caseId} (ids look like ${dataset.cases[0]?.id ?? 'none'})`);
   const degradation = await withDegradation(dataset, env, io);
   const kind = userKind(readSettings(env));
-  const client = clientFor('user', flags.has('offline'), env, meter);
+  const client = await clientFor('user', flags.has('offline'), env, meter);
   const user = createUser(kind, c, { seed, ...(client ? { client } : {}) });
   const turns: UserTurn[] = [];
   for (const q of questions) turns.push(await user.answer(q));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readCacheFile } from '../protocol/cache-file.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
-import { tryLock, unlock } from '../protocol/dir-lock.js';
+import { tryLock, unlock } from '../protocol/file-lock.js';
 import { JudgeStepSchema, TokenPairSchema } from '../protocol/verdict.js';
 import type { SessionResult } from './llm-session.js';
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Case, WeightedSlot } from '../slots/schema.js';
 import { VerdictSchema, type Verdict } from '../protocol/verdict.js';
+import { writeAtomic } from '../protocol/atomic-write.js';
 
 /** What decides a verdict: if any of it changes, a cached one is not reused. */
 export interface VerdictKey {
@@ -23,7 +24,8 @@ export function slotHash(slot: WeightedSlot, c: Case): string {
   return createHash('sha256').update(JSON.stringify({ id, task, expectedResult, targetComponent, assertionType, gold })).digest('hex').slice(0, 16);
 }
 
-const StoredSchema = z.object({
+/** One file of the verdict cache: the key it answers and the verdict. */
+export const VerdictFileSchema = z.object({
   key: z.object({ siteHash: z.string(), slotId: z.string(), slotHash: z.string(), judgeModel: z.string(), promptVersion: z.string(), mode: z.string() }),
   verdict: VerdictSchema,
 });
@@ -43,7 +45,7 @@ export class VerdictCache {
   }
 
   async get(k: VerdictKey): Promise<Verdict | null> {
-    const read = await readCacheFile(this.fileFor(k), StoredSchema);
+    const read = await readCacheFile(this.fileFor(k), VerdictFileSchema);
     if (read.kind === 'corrupt') console.warn(`[iwb] ${read.error}: not a stored verdict; judging again`);
     if (read.kind !== 'ok') return null;
     const stored = read.data;
@@ -55,8 +57,6 @@ export class VerdictCache {
     if (v.status !== 'pass' && v.status !== 'fail') return;
     const file = this.fileFor(k);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
-    await fs.writeFile(tmp, JSON.stringify({ key: k, verdict: { ...v, cached: false } }, null, 2));
-    await fs.rename(tmp, file);
+    await writeAtomic(file, JSON.stringify({ key: k, verdict: { ...v, cached: false } }, null, 2));
   }
 }

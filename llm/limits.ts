@@ -3,6 +3,8 @@ import path from 'node:path';
 import { declareEnv } from '../config/env-registry.js';
 import { SETTINGS_VARIABLES } from '../config/settings.js';
 import { ROLES, type Role } from './roles.js';
+import { writeAtomic } from '../protocol/atomic-write.js';
+import { tryLock, unlock } from '../protocol/file-lock.js';
 
 /**
  * How hard a role may press its endpoint: at most N requests in flight per endpoint and model in this process
@@ -61,24 +63,23 @@ class Semaphore {
 /** One per endpoint and model in the process, whichever client asks. */
 const semaphores = new Map<string, Semaphore>();
 
-/** A lock older than this was left by a killed process. */
-const STALE_LOCK_MS = 10_000;
-
+/** The pacer file is read and written under a lock; one left by a killed process is taken over at once. */
 async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      await (await fs.open(lock, 'wx')).close();
-      break;
-    } catch {
-      const age = await fs.stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (age > STALE_LOCK_MS) await fs.rm(lock, { force: true });
-      await sleep(5 + Math.random() * 10);
-    }
-  }
+  while (!(await tryLock(lock))) await sleep(5 + Math.random() * 10);
   try {
     return await work();
   } finally {
-    await fs.rm(lock, { force: true });
+    await unlock(lock);
+  }
+}
+
+/** The next free instant in a pacer file; none yet, or a file torn by an older harness, is "now". */
+async function nextFree(file: string): Promise<number> {
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  try {
+    return Number((JSON.parse(text) as { next?: unknown }).next) || 0;
+  } catch {
+    return 0;
   }
 }
 
@@ -87,10 +88,8 @@ export async function takeTurn(dir: string, key: string, rpm: number): Promise<v
   await fs.mkdir(dir, { recursive: true });
   const file = path.join(dir, `${key.replace(/[^a-zA-Z0-9_.-]+/g, '_')}.json`);
   const slot = await withLock(`${file}.lock`, async () => {
-    const text = await fs.readFile(file, 'utf8').catch(() => '{}');
-    const next = Number((JSON.parse(text || '{}') as { next?: unknown }).next) || 0;
-    const at = Math.max(Date.now(), next);
-    await fs.writeFile(file, JSON.stringify({ next: at + 60_000 / rpm }));
+    const at = Math.max(Date.now(), await nextFree(file));
+    await writeAtomic(file, JSON.stringify({ next: at + 60_000 / rpm }));
     return at;
   });
   const wait = slot - Date.now();

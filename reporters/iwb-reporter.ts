@@ -13,6 +13,7 @@ import { rawProcessEnv } from '../config/process-env.js';
 import { readSettings } from '../config/settings.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
+import { writeAtomic } from '../protocol/atomic-write.js';
 
 export interface IwbReporterOptions {
   /** Folder for report.json and report.md; IWB_REPORT_DIR or iwb-report/ by default (set in the config). */
@@ -118,8 +119,9 @@ export default class IwbReporter implements Reporter {
     const reason = partialReason(casesRun, inDataset, interrupted);
     if (reason) report.meta.partial = { casesRun, casesInDataset: inDataset, interrupted, reason };
     await fs.mkdir(this.outputDir, { recursive: true });
-    await fs.writeFile(path.join(this.outputDir, 'report.json'), JSON.stringify(report, null, 2));
-    await fs.writeFile(path.join(this.outputDir, 'report.md'), formatMarkdown(report));
+    // Whole or not at all: a run killed while writing leaves the last report, never half of this one.
+    await writeAtomic(path.join(this.outputDir, 'report.json'), JSON.stringify(report, null, 2));
+    await writeAtomic(path.join(this.outputDir, 'report.md'), formatMarkdown(report));
     const summary = path.join(this.outputDir, 'summary.html');
     await fs.writeFile(summary, renderSummary(report));
     // Only into a report the html reporter wrote in this run (it ran before us): a folder left by an earlier run is stale.

@@ -14,6 +14,9 @@ function capture(): CliIo & { outText: () => string; errText: () => string } {
   return { out: (t) => out.push(t), err: (t) => err.push(t), outText: () => out.join('\n'), errText: () => err.join('\n') };
 }
 
+/** The fake models' scripts change from test to test: recorded model calls must not answer for them. */
+const NO_CALL_CACHE = { IWB_LLM_CACHE: 'off' };
+
 let dir: string;
 let fake: FakeServer;
 before(async () => {
@@ -58,7 +61,7 @@ describe('iwb personas', () => {
       return reply.json({ instruction: `A ${persona} rewrite.`, omits, blurs: [], contradicts });
     });
     const out = path.join(dir, 'llm.jsonl');
-    const env = { IWB_OPERATOR_MODEL: 'fake-op', IWB_OPERATOR_BASE_URL: fake.baseURL };
+    const env = { ...NO_CALL_CACHE, IWB_OPERATOR_MODEL: 'fake-op', IWB_OPERATOR_BASE_URL: fake.baseURL };
     assert.equal(await personasCommand(['mutate', 'builtin', '--out', out], capture(), env), 0);
     const lines = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { mutation: { method: string }; instruction: string });
     assert.ok(lines.every((l) => l.mutation.method === 'llm'));
@@ -81,7 +84,7 @@ describe('iwb personas', () => {
     fake.quirks({ refuseJsonSchema: true });
     userModel('good')();
     const io = capture();
-    const code = await personasCommand(['leak-test', 'builtin', '--json'], io, { IWB_USER_MODEL: 'deepseek-chat', IWB_USER_BASE_URL: fake.baseURL });
+    const code = await personasCommand(['leak-test', 'builtin', '--json'], io, { ...NO_CALL_CACHE, IWB_USER_MODEL: 'deepseek-chat', IWB_USER_BASE_URL: fake.baseURL });
     const report = JSON.parse(io.outText()) as { ok: boolean; erroredTurns: number };
     assert.equal(code, 0, io.errText());
     assert.equal(report.erroredTurns, 0);
@@ -92,7 +95,7 @@ describe('iwb personas', () => {
     fake.reset();
     userModel('broken')();
     const io = capture();
-    const code = await personasCommand(['leak-test', 'builtin', '--json'], io, { IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: fake.baseURL });
+    const code = await personasCommand(['leak-test', 'builtin', '--json'], io, { ...NO_CALL_CACHE, IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: fake.baseURL });
     assert.equal(code, 1);
     assert.equal((JSON.parse(io.outText()) as { ok: boolean }).ok, false);
     assert.match(io.errText(), /turns errored/);
@@ -100,7 +103,7 @@ describe('iwb personas', () => {
 
   test('leak-test with the user endpoint down stops at the preflight, naming the variable', async () => {
     const io = capture();
-    const code = await personasCommand(['leak-test', 'builtin'], io, { IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const code = await personasCommand(['leak-test', 'builtin'], io, { ...NO_CALL_CACHE, IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: 'http://127.0.0.1:9/v1' });
     assert.equal(code, 1);
     assert.match(io.errText(), /IWB_USER_BASE_URL/);
     assert.equal(io.outText(), '');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { writeAtomic } from '../../protocol/atomic-write.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { PersonaSchema, type Case, type Dataset } from '../../slots/schema.js';
@@ -76,9 +77,7 @@ export async function readDegradationFile(file: string): Promise<DegradationFile
 
 export async function writeDegradationFile(file: string, data: DegradationFile): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  await fs.writeFile(tmp, JSON.stringify(data, null, 2) + '\n');
-  await fs.rename(tmp, file);
+  await writeAtomic(file, JSON.stringify(data, null, 2) + '\n');
 }
 
 /**
