@@ -181,6 +181,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     questionBeforeCode: tally.questionBeforeCode,
     linesOfCode: await linesOfCode(ws),
     locPaper: await linesOfCodePaper(ws.root),
+    codeAlongside: tally.codeAlongside,
     files: await ws.list(),
     tokens,
     sandbox: getSandbox().detected.isolation,

@@ -10,10 +10,16 @@ export interface StepTally {
   questionBeforeCode: boolean;
   /** Any file written yet: an implement, or files carried by a verify or submit reply. */
   coded: boolean;
+  /**
+   * Steps that wrote files alongside another action (a question, a verify or a submit in the same reply).
+   * The paper's script counts each such reply twice among its code turns (once as code, once as code the
+   * dominant action swallowed), which its VCI divides by; the pooled VCI does the same from this count.
+   */
+  codeAlongside: number;
 }
 
 export function newTally(): StepTally {
-  return { counts: { clarify: 0, implement: 0, verify: 0, submit: 0, invalid: 0 }, questionBeforeCode: false, coded: false };
+  return { counts: { clarify: 0, implement: 0, verify: 0, submit: 0, invalid: 0 }, questionBeforeCode: false, coded: false, codeAlongside: 0 };
 }
 
 /** Counts one decision into the tally. */
@@ -26,4 +32,5 @@ export function tallyDecision(t: StepTally, decision: Pick<Decision, 'writes'> &
   t.counts[type]++;
   if (type === 'clarify' && !t.coded) t.questionBeforeCode = true;
   if (type === 'implement' || decision.writes?.length) t.coded = true;
+  if (type !== 'implement' && decision.writes?.length) t.codeAlongside++;
 }

@@ -37,6 +37,7 @@ export const TrajectorySchema = z.looseObject({
   questionBeforeCode: z.boolean(),
   linesOfCode: z.number(),
   locPaper: z.number().optional(),
+  codeAlongside: z.number().optional(),
   files: z.array(z.string()),
   tokens: usage,
   copilotTokens: usage.optional(),

@@ -99,6 +99,8 @@ export interface Trajectory {
   linesOfCode: number;
   /** The paper's LOC (agent/workspace.ts linesOfCodePaper); absent in run folders written before it. */
   locPaper?: number;
+  /** agent/step-tally.ts codeAlongside; absent in run folders written before it. */
+  codeAlongside?: number;
   files: string[];
   tokens: StepUsage;
   /** The isolation the episode's untrusted processes ran in (sandbox/policy.ts Isolation). */

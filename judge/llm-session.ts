@@ -61,10 +61,7 @@ export async function runSession(req: SessionRequest): Promise<SessionResult> {
 
   let guard: PageGuard | undefined;
   try {
-    guard = await guardPage(page, req.site.url);
-    await installClickTracker(page);
-    await page.goto(guard.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
-    await page.waitForLoadState('load', { timeout: 3000 }).catch(() => {});
+    guard = await openForJudging(page, req.site.url);
     const schemas = req.mode === 'slot' ? { act: SlotReplySchema, forced: SlotForcedSchema } : { act: CaseReplySchema, forced: CaseForcedSchema };
 
     for (let step = 1; step <= req.stepCap + 1; step++) {
@@ -155,3 +152,15 @@ export function targetOf(a: JudgeAction, labels: Labelling): string {
 }
 
 export const firstLine = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 300);
+
+/**
+ * The judged page at the site's root, guarded to the site, with the click tracker in place before any
+ * script runs. A page still loading after 3 s is judged as far as it got.
+ */
+export async function openForJudging(page: Page, siteUrl: string): Promise<PageGuard> {
+  const guard = await guardPage(page, siteUrl);
+  await installClickTracker(page);
+  await page.goto(guard.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
+  await page.waitForLoadState('load', { timeout: 3000 }).catch(() => {});
+  return guard;
+}

@@ -7,11 +7,11 @@ import type { WeightedSlot } from '../slots/schema.js';
 import { perform } from './act.js';
 import { describeAction, PaperFinalSchema, PaperTurnSchema, type PaperVerdict } from './actions.js';
 import { findInjection, hiddenText } from './injection.js';
-import { ACTION_LIMIT_MS, firstLine, readView, targetOf, type SessionResult, type SlotOutcome } from './llm-session.js';
-import { guardPage, type PageGuard } from './page-guard.js';
+import { ACTION_LIMIT_MS, firstLine, openForJudging, readView, targetOf, type SessionResult, type SlotOutcome } from './llm-session.js';
+import type { PageGuard } from './page-guard.js';
 import { finalMessage, observationMessage, openingText, paperSystemPrompt, withMemory } from './paper-prompt.js';
 import { newNonce } from './prompt.js';
-import { installClickTracker, labelPage } from './som.js';
+import { labelPage } from './som.js';
 import { attachPng, judgeStep } from './test-hooks.js';
 import type { JudgeStep, SiteUnderTest } from './types.js';
 
@@ -65,10 +65,7 @@ export async function runPaperSession(req: PaperSessionRequest): Promise<Session
 
   let guard: PageGuard | undefined;
   try {
-    guard = await guardPage(page, req.site.url);
-    await installClickTracker(page);
-    await page.goto(guard.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
-    await page.waitForLoadState('load', { timeout: 3000 }).catch(() => {});
+    guard = await openForJudging(page, req.site.url);
     const messages: ChatMessage[] = [{ role: 'system', content: paperSystemPrompt() }];
     let lead = openingText(req.slots, req.instruction, turns);
 

@@ -1,4 +1,5 @@
-import OpenAI, { APIError } from 'openai';
+import type OpenAI from 'openai';
+import { loadedSdk, openaiSdk } from './openai-sdk.js';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import type {
   ChatCompletion,
@@ -93,7 +94,8 @@ function usageOf(completion: ChatCompletion): TokenUsage {
 export class ModelClient {
   readonly role: Role;
   readonly model: string;
-  private readonly sdk: OpenAI;
+  private sdk: Promise<OpenAI> | undefined;
+  private readonly sdkOptions: ConstructorParameters<typeof OpenAI>[0];
   private readonly policy: RetryPolicy;
   private readonly schemaRetries: number;
   private readonly meter: UsageMeter;
@@ -115,12 +117,17 @@ export class ModelClient {
     this.cache = options.cache;
     this.limits = options.limits?.[config.role];
     this.meter = options.meter ?? new UsageMeter(options.prices);
-    this.sdk = new OpenAI({
+    this.sdkOptions = {
       apiKey: config.apiKey,
       ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
       maxRetries: 0,
       timeout: this.policy.timeoutMs,
-    });
+    };
+  }
+
+  private openai(): Promise<OpenAI> {
+    this.sdk ??= openaiSdk().then((m) => new m.default(this.sdkOptions));
+    return this.sdk;
   }
 
   /** Per HTTP attempt, after the role's IWB_<ROLE>_TIMEOUT_MS. */
@@ -173,7 +180,7 @@ export class ModelClient {
       }
     }
     const { value, attempts } = await withRetries(this.role, this.policy, async () => {
-      const completion = await limited(this.limits, this.endpoint, this.role, () => this.sdk.chat.completions.create(body));
+      const completion = await limited(this.limits, this.endpoint, this.role, async () => (await this.openai()).chat.completions.create(body));
       // An OpenAI-compatible server that answers 200 without choices is broken, not the model: retry it.
       if (!completion || !Array.isArray(completion.choices) || completion.choices.length === 0) {
         throw new SyntaxError('a completion with no choices');
@@ -279,7 +286,7 @@ export class ModelClient {
         completion = r.completion;
         attempts += r.attempts;
       } catch (e) {
-        const status = e instanceof ModelError && e.cause instanceof APIError ? e.cause.status : undefined;
+        const status = e instanceof ModelError && isApiError(e.cause) ? e.cause.status : undefined;
         const next = e instanceof ModelError && isFormatRefusal(status, e.message) ? stepDown(configured, this.endpoint, mode) : undefined;
         if (!next) throw e;
         mode = next;
@@ -359,3 +366,8 @@ export function createClients(roles: RoleConfigs, options: ClientOptions = {}): 
 }
 
 export { InfraError, ModelError, SchemaError };
+
+function isApiError(e: unknown): e is InstanceType<NonNullable<ReturnType<typeof loadedSdk>>['APIError']> {
+  const sdk = loadedSdk();
+  return sdk !== undefined && e instanceof sdk.APIError;
+}

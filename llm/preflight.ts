@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { openaiSdk } from './openai-sdk.js';
 import { deflateSync } from 'node:zlib';
 import { z } from 'zod';
 import { ModelClient } from './client.js';
@@ -105,6 +105,7 @@ export async function checkRole(config: RoleConfig, needs: RoleNeeds, timeoutMs 
   const finish = () => ({ ...check, ok: problems.length === 0, durationMs: Date.now() - started });
 
   // Reachable and key accepted: the model list is the cheapest request there is.
+  const { default: OpenAI } = await openaiSdk();
   const sdk = new OpenAI({ apiKey: config.apiKey, ...(config.baseURL ? { baseURL: config.baseURL } : {}), maxRetries: 0, timeout });
   try {
     const models = await sdk.models.list();

@@ -1,4 +1,4 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { loadedSdk } from './openai-sdk.js';
 import { InfraError, LlmError, ModelError } from './errors.js';
 import type { Role } from './roles.js';
 
@@ -36,12 +36,14 @@ function retryAfter(headers: Headers | undefined): number | undefined {
 
 function classify(e: unknown, timeoutMs: number): Classified | LlmError {
   if (e instanceof LlmError) return e;
-  if (e instanceof APIConnectionTimeoutError) return { retryable: true, timeout: true, message: `timed out after ${timeoutMs} ms` };
-  if (e instanceof APIConnectionError) {
+  // Until a request has loaded the SDK, no error can be one of its own.
+  const sdk = loadedSdk();
+  if (sdk && e instanceof sdk.APIConnectionTimeoutError) return { retryable: true, timeout: true, message: `timed out after ${timeoutMs} ms` };
+  if (sdk && e instanceof sdk.APIConnectionError) {
     const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
     return { retryable: true, message: `connection failed${cause}` };
   }
-  if (e instanceof APIError && typeof e.status === 'number') {
+  if (sdk && e instanceof sdk.APIError && typeof e.status === 'number') {
     const s = e.status;
     const headers = e.headers instanceof Headers ? e.headers : undefined;
     const after = retryAfter(headers);

@@ -66,6 +66,8 @@ export const EpisodeAnnotationSchema = z.object({
   linesOfCode: z.number(),
   /** The paper's LOC: every line of every final file but node_modules, dist, .next and package-lock.json. Absent in older blobs. */
   locPaper: z.number().optional(),
+  /** Steps that wrote files alongside another action (agent/step-tally.ts). Absent in older blobs. */
+  codeAlongside: z.number().optional(),
   /** The trajectory holds reasoning text or a question (protocol/build.ts hasReasoningText); absent in older blobs. */
   hasReasoning: z.boolean().optional(),
   tokens: z.object({ promptTokens: z.number(), completionTokens: z.number() }),

@@ -76,6 +76,8 @@ export interface EpisodeRecord {
   linesOfCode: number;
   /** Every line of every final file but node_modules, dist, .next and package-lock.json (the paper's LOC); absent in older run folders. */
   locPaper?: number;
+  /** Steps that wrote files alongside another action (agent/step-tally.ts); absent in older run folders. */
+  codeAlongside?: number;
   tokens: EpisodeAnnotation['tokens'];
   durationMs: number;
   error?: string;
@@ -97,6 +99,7 @@ export function episodeAnnotation(
     questionBeforeCode: t.questionBeforeCode,
     linesOfCode: t.linesOfCode,
     ...(t.locPaper !== undefined ? { locPaper: t.locPaper } : {}),
+    ...(t.codeAlongside !== undefined ? { codeAlongside: t.codeAlongside } : {}),
     hasReasoning: hasReasoningText(t.steps),
     tokens: t.tokens,
     durationMs: t.durationMs,

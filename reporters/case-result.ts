@@ -27,6 +27,8 @@ export const CaseResultSchema = z.object({
   /** The step counts behind VCI, so it can also be pooled over cases (the paper's reading). */
   verifySteps: z.number().nullable().default(null),
   implementSteps: z.number().nullable().default(null),
+  /** Steps that wrote files alongside another action; the paper's VCI counts them twice among code turns. 0 for older episodes. */
+  codeAlongsideSteps: z.number().nullable().default(null),
   questionBeforeCode: z.boolean().nullable(),
   blind: z.boolean().nullable(),
   linesOfCode: z.number().nullable(),

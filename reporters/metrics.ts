@@ -114,6 +114,7 @@ export function scoreCase(slots: readonly SlotRecord[], rules: ScoringRules = PR
     vci: episode ? verifyCoverage(episode.counts) : null,
     verifySteps: episode ? episode.counts.verify : null,
     implementSteps: episode ? episode.counts.implement : null,
+    codeAlongsideSteps: episode ? (episode.codeAlongside ?? 0) : null,
     questionBeforeCode: episode ? episode.questionBeforeCode : null,
     blind: episode && episode.status !== 'errored' ? isBlind(episode.counts) : null,
     linesOfCode: episode ? episode.linesOfCode : null,

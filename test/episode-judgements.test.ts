@@ -78,6 +78,7 @@ test('the intent judge is not asked about a trajectory with no reasoning text (i
   assert.deepEqual(thinking.ias, { iwb: 4, paper: 4 }, 'with reasoning, both profiles take the judge\'s score');
   const request = fake.requests.find((r) => schemaName(r) === 'intent_judgement')!;
   assert.match(JSON.stringify(request.body.messages), /to-do list page with an Add button/, 'the request was about this case');
+  assert.match(JSON.stringify(request.body.messages), /A list with an Add button, nothing else\./, 'the judge reads the reasoning it scores');
 });
 
 test('the crash rule\'s finding rides on the visual annotation the reporter reads back, so the case page can show it', async () => {

@@ -65,3 +65,17 @@ test('layering: no production folder imports a module from test/, and only confi
   }
   assert.deepEqual(readers, [], 'read the environment through config/env.ts');
 });
+
+test("layering: the openai SDK is loaded on first use only (llm/openai-sdk.ts), never by a module's top-level import", async () => {
+  const folders = ['agent', 'bench', 'cli', 'config', 'fixtures', 'judge', 'llm', 'personas', 'protocol', 'reporters', 'sandbox', 'site', 'slots', 'specs', 'stats'];
+  const present = (await fs.readdir(ROOT, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  const eager: string[] = [];
+  for (const dir of folders.filter((f) => present.includes(f))) {
+    for (const name of await fs.readdir(path.join(ROOT, dir), { recursive: true })) {
+      if (!name.endsWith('.ts')) continue;
+      const text = await fs.readFile(path.join(ROOT, dir, name), 'utf8');
+      if (/^import (?!type )[^;]*from 'openai';/m.test(text)) eager.push(`${dir}/${name}`);
+    }
+  }
+  assert.deepEqual(eager, [], 'a worker restarted after a failed slot would load some 190 modules it may never use');
+});

@@ -98,6 +98,7 @@ export function recordsOf(taskId: string, log: PaperLog): SlotRecord[] {
     stepCap: 20,
     counts: tally.counts,
     questionBeforeCode: tally.questionBeforeCode,
+    codeAlongside: tally.codeAlongside,
     linesOfCode: 0,
     tokens: { promptTokens: 0, completionTokens: 0 },
     durationMs: 0,

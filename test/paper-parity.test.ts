@@ -84,14 +84,15 @@ test('a crashed site: the paper scores TCR 0 and counts it hallucinated; so does
   assert.deepEqual([c!.tcr, c!.hallucinated], [0, true]);
 });
 
-test("where the paper's script counts a reply with code and a verify twice in VCI's denominator, the two readings part, by exactly that", () => {
+test("a reply with code and a verify counts twice among the code steps, as in the paper's script, and the VCIs agree", () => {
   // One reply writes a file and asks for a screenshot: the paper's protocol writes the file and verifies.
   const mixed: LogSpec = { taskId: '8_P-MIN', replies: [code(), `${code()}\n${verify()}`, finish()], stopReason: 'submitted', slots: [P(1, true)] };
   const paper = paperFigures([readPaperLog(mixed.taskId, paperLog(mixed))]);
   const { o } = projectFigures([mixed], 'paper');
-  // Paper: 1 verify over 2 code turns + 1 more for the mixed one. Here: the mixed reply is a verify step that wrote files.
+  // Paper: 1 verify over 2 code turns + 1 more for the mixed one, which its script counts again as code the verify swallowed.
   assert.equal(paper.vci, 1 / 3);
-  assert.equal(o.vciPooled, 1 / 1);
-  // The other figures still agree.
+  assert.equal(o.vciPooled, paper.vci);
+  // The per-case reading counts the mixed reply as the verify step it was: 1 verify over 1 implement.
+  assert.equal(o.vci, 1);
   assert.deepEqual([o.tcr, o.hr, o.submitRate, o.pcr], [paper.tcr, paper.hr, paper.submitRate, paper.pcr]);
 });
