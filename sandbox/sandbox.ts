@@ -141,11 +141,14 @@ async function chownTree(root: string, uid: number): Promise<void> {
 let config: SandboxConfig = { agentEnv: [], unsafe: false, hidden: { trees: [], wholes: [process.cwd(), os.homedir()] } };
 let current: Sandbox | undefined;
 
-/** Set once at start from the typed settings (fixtures/runtime.ts); tests pass their own. */
-export function configureSandbox(next: Partial<SandboxConfig>): Sandbox {
+/**
+ * Set once at start from the typed settings (fixtures/runtime.ts). The isolation is detected on first use,
+ * not here: detecting spawns bubblewrap (about 120 ms), and most workers, restarted after a failed slot
+ * with their episode cached and a static site, never start an untrusted process.
+ */
+export function configureSandbox(next: Partial<SandboxConfig>): void {
   config = { ...config, ...next };
-  current = new Sandbox(detectIsolation({ unsafe: config.unsafe }), config);
-  return current;
+  current = undefined;
 }
 
 /** The process's sandbox; detected on first use with the defaults when nothing was configured. */

@@ -23,6 +23,11 @@ export const DEFAULT_SITE_OPTIONS = { installTimeoutMs: 180_000, buildTimeoutMs:
  */
 export async function startSite(workspaceRoot: string, options: SiteOptions = {}): Promise<StartedSite> {
   const root = await fs.realpath(workspaceRoot);
+  const project = await detectProject(root);
+  if (project.kind === 'static') {
+    return { ...(await serveStatic(root)), mode: 'static', problems: project.problem ? [project.problem] : [], log: '' };
+  }
+  // Only a project that runs processes needs the sandbox (detecting it spawns bubblewrap).
   const opts: ResolvedSiteOptions = {
     installTimeoutMs: options.installTimeoutMs ?? DEFAULT_SITE_OPTIONS.installTimeoutMs,
     buildTimeoutMs: options.buildTimeoutMs ?? DEFAULT_SITE_OPTIONS.buildTimeoutMs,
@@ -32,10 +37,6 @@ export async function startSite(workspaceRoot: string, options: SiteOptions = {}
     limits: options.limits ?? SITE_LIMITS,
     installLimits: options.installLimits ?? DEFAULT_INSTALL_LIMITS,
   };
-  const project = await detectProject(root);
-  if (project.kind === 'static') {
-    return { ...(await serveStatic(root)), mode: 'static', problems: project.problem ? [project.problem] : [], log: '' };
-  }
   const problems: string[] = [];
   const installProblem = await installIfNeeded(root, project, opts);
   if (installProblem) problems.push(installProblem);
