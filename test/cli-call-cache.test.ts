@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { CliIo } from '../cli/io.js';
+import { capture } from './cli-capture.js';
 import { personasCommand } from '../cli/personas.js';
 import { InfraError } from '../llm/errors.js';
 import { ROOT } from './bench-support.js';
@@ -26,12 +26,6 @@ before(async () => {
 after(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
-
-function capture(): CliIo & { outText: () => string; errText: () => string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out: (t) => out.push(t), err: (t) => err.push(t), outText: () => out.join('\n'), errText: () => err.join('\n') };
-}
 
 /** A user model that retrieves the first slot it is shown and answers in a sentence that names the question. */
 function userModel(req: RecordedRequest) {

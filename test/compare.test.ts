@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { compareCommand } from '../cli/compare.js';
-import type { CliIo } from '../cli/io.js';
+import { capture } from './cli-capture.js';
 import { compareRuns, pairedDifference, runLabels, type Comparison, type RunInput } from '../reporters/compare.js';
 import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
 import { reportOf, type CaseSpec } from './report-support.js';
@@ -106,12 +106,6 @@ before(async () => {
 after(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
-
-function capture(): CliIo & { outText: () => string; errText: () => string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out: (t) => out.push(t), err: (t) => err.push(t), outText: () => out.join('\n'), errText: () => err.join('\n') };
-}
 
 test('a malformed report is refused with its file and field named', async () => {
   const good = path.join(tmp, 'good.json');

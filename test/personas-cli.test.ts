@@ -3,16 +3,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { UsageError, type CliIo } from '../cli/io.js';
+import { UsageError } from '../cli/io.js';
+import { capture } from './cli-capture.js';
 import { personasCommand } from '../cli/personas.js';
 import { reply, schemaName, start, type FakeServer } from './fake-server.js';
 import { loadDataset } from '../slots/load.js';
-
-function capture(): CliIo & { outText: () => string; errText: () => string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out: (t) => out.push(t), err: (t) => err.push(t), outText: () => out.join('\n'), errText: () => err.join('\n') };
-}
 
 /** The fake models' scripts change from test to test: recorded model calls must not answer for them. */
 const NO_CALL_CACHE = { IWB_LLM_CACHE: 'off' };
