@@ -59,6 +59,11 @@ export function personaTag(persona: string): string {
   return `@${persona.toLowerCase()}`;
 }
 
+/** The spec file that declares a persona's slot tests: specs/p-min.spec.ts for P-MIN. */
+export function personaSpecFile(persona: string): string {
+  return `${persona.toLowerCase()}.spec.ts`;
+}
+
 export function slotTestTitle(slot: WeightedSlot): string {
   return `${slot.targetComponent} › ${slot.id}`;
 }

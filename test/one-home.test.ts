@@ -7,6 +7,8 @@ import { CASE_VALUE } from '../reporters/aggregate.js';
 import { fmt } from '../reporters/format.js';
 import { METRIC_KEYS, METRIC_ROWS } from '../reporters/metric-table.js';
 import { AggregateSchema } from '../reporters/report-schema.js';
+import { PERSONAS } from '../slots/schema.js';
+import { personaSpecFile } from '../specs/cases.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -78,4 +80,13 @@ test("layering: the openai SDK is loaded on first use only (llm/openai-sdk.ts), 
     }
   }
   assert.deepEqual(eager, [], 'a worker restarted after a failed slot would load some 190 modules it may never use');
+});
+
+test('specs: each persona has exactly one spec file, declaring that persona and no other (the projects run them by testMatch)', async () => {
+  const specs = (await fs.readdir(path.join(ROOT, 'specs'))).filter((f) => f.endsWith('.spec.ts')).sort();
+  assert.deepEqual(specs, PERSONAS.map(personaSpecFile).sort());
+  for (const persona of PERSONAS) {
+    const text = await fs.readFile(path.join(ROOT, 'specs', personaSpecFile(persona)), 'utf8');
+    assert.deepEqual([...text.matchAll(/declareSlotTests\('([^']+)'\)/g)].map((m) => m[1]), [persona], personaSpecFile(persona));
+  }
 });

@@ -1,0 +1,28 @@
+import { expect, test } from '../fixtures/index.js';
+import { loadRuntime } from '../fixtures/runtime.js';
+import type { Persona } from '../slots/schema.js';
+import { caseTitle, slotTestDetails, slotTestTitle } from './cases.js';
+
+/**
+ * Declares one persona's cases: one describe per case, one test per slot. Each persona has its own spec file
+ * (specs/<persona>.spec.ts, the project's testMatch) because Playwright loads a test's whole file in every
+ * worker it starts, and it starts one after every failed slot: on the public dataset, declaring all four
+ * personas' 3,000 tests cost each new worker about 0.45 s, four times what its own project needs.
+ */
+export async function declareSlotTests(persona: Persona): Promise<void> {
+  const { dataset } = await loadRuntime();
+  for (const c of dataset.cases) {
+    if (c.persona !== persona) continue;
+    test.describe(caseTitle(c), () => {
+      // 'default' inside a case keeps its tests in one shard and one worker, in order, while a failed slot
+      // does not skip the slots after it.
+      test.describe.configure({ mode: 'default' });
+      test.use({ caseId: c.id });
+      for (const slot of c.slots) {
+        test(slotTestTitle(slot), slotTestDetails(c, slot), async ({ site, judge }) => {
+          await expect(site).toSatisfySlot(slot, judge);
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,3 @@
+import { declareSlotTests } from './declare.js';
+
+await declareSlotTests('P-CON');
