@@ -1,5 +1,6 @@
 /**
- * The harness benchmark (`npm run bench`, `-- --quick` for a small slice): the public dataset run against
+ * The harness benchmark (`npm run bench`, `-- --quick` for a small slice, `--cases N`, `--workers 1,2`,
+ * `--no-replay`, `--out <dir>`): the public dataset run against
  * the fake OpenAI server answering with zero latency, in real Chromium, so every millisecond measured is
  * the harness's own. Writes bench.json (BenchSchema) and bench.md beside each other (default: bench/).
  */
@@ -27,6 +28,8 @@ interface Options {
   workers: number[];
   dataset: string;
   out: string;
+  /** `--no-replay`: only the recording runs (a full-size replay takes as long again). */
+  replay: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -39,7 +42,7 @@ function parseArgs(argv: string[]): Options {
   if (cases !== undefined && !/^\d+$/.test(cases)) throw new Error(`--cases must be a positive integer, got ${cases}`);
   const workers = (value('--workers') ?? (quick ? '2' : '1,2')).split(',').map(Number);
   if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`--workers must list positive integers, got ${value('--workers')}`);
-  return { quick, cases: cases === undefined ? undefined : Number(cases), workers, dataset: path.resolve(value('--dataset') ?? PUBLIC), out: path.resolve(value('--out') ?? path.join(ROOT, 'bench')) };
+  return { quick, cases: cases === undefined ? undefined : Number(cases), workers, dataset: path.resolve(value('--dataset') ?? PUBLIC), out: path.resolve(value('--out') ?? path.join(ROOT, 'bench')), replay: !argv.includes('--no-replay') };
 }
 
 /** The first `n` records of a JSONL dataset (whole tasks first: records of one task are adjacent). */
@@ -118,7 +121,7 @@ async function main(): Promise<void> {
     };
     for (const w of opts.workers) await once(w, 'record', path.join(work, `runs-${w}`), path.join(work, `calls-${w}`));
     const last = opts.workers.at(-1)!;
-    await once(last, 'replay', path.join(work, 'runs-replay'), path.join(work, `calls-${last}`));
+    if (opts.replay) await once(last, 'replay', path.join(work, 'runs-replay'), path.join(work, `calls-${last}`));
 
     const settings = readSettings();
     const som = await somBench(settings.chromium);
