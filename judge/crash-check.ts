@@ -1,6 +1,7 @@
 import { freshPage } from '../site/fresh-page.js';
 import path from 'node:path';
-import type { Browser, ConsoleMessage, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { siteErrorLines, watchPageErrors } from '../site/page-errors.js';
 import { CrashFindingSchema, type CrashFinding } from '../protocol/annotations.js';
 import { readCacheFile } from '../protocol/cache-file.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
@@ -40,31 +41,25 @@ export async function checkCrash(browser: Browser, url: string): Promise<CrashFi
 }
 
 export async function checkPage(page: Page, url: string): Promise<CrashFinding> {
-  const errors: string[] = [];
-  const onConsole = (m: ConsoleMessage) => {
-    // A request the harness refused (an outside host) is the sandbox's doing, not the site's error.
-    if (m.type() === 'error' && !/ERR_BLOCKED_BY_CLIENT/.test(m.text())) errors.push(m.text().slice(0, 300));
-  };
-  const onError = (e: Error) => errors.push(`uncaught ${e.name}: ${e.message.split('\n')[0]!.slice(0, 300)}`);
   const guard = await guardPage(page, url);
-  page.on('console', onConsole);
-  page.on('pageerror', onError);
-  const found = (reason: string): CrashFinding => ({ crashed: true, reason, errors: errors.slice(0, MAX_ERRORS) });
+  const watch = watchPageErrors(page);
+  const errors = () => siteErrorLines(watch.errors, 300);
+  const found = (reason: string): CrashFinding => ({ crashed: true, reason, errors: errors().slice(0, MAX_ERRORS) });
   try {
     const res = await page.goto(guard.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: LOAD_TIMEOUT_MS }).catch((e: unknown) => e as Error);
     if (res instanceof Error) return found(isPageUnresponsive(res) ? unresponsiveEvidence(res, LOAD_TIMEOUT_MS) : `the page did not load: ${res.message.split('\n')[0]!.slice(0, 200)}`);
     if (res && res.status() >= 400) return found(`the page did not load: HTTP ${res.status()}`);
     await page.waitForTimeout(SETTLE_MS);
     const text = await responsive(page, page.evaluate(inPage(() => document.body?.innerText ?? ''), undefined), 'reading the body');
-    if (errors.length > 0) return found(errors[0]!);
+    const seen = errors();
+    if (seen.length > 0) return found(seen[0]!);
     if (text.trim() === '') return found('empty body');
     return { crashed: false, errors: [] };
   } catch (e) {
     if (isPageUnresponsive(e)) return found(unresponsiveEvidence(e));
     throw e;
   } finally {
-    page.off('console', onConsole);
-    page.off('pageerror', onError);
+    watch.stop();
     await guard.dispose().catch(() => undefined);
   }
 }

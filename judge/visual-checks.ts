@@ -1,4 +1,5 @@
-import type { ConsoleMessage, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { siteErrorLines, watchPageErrors } from '../site/page-errors.js';
 import { inPage } from './in-page.js';
 import { guardPage } from './page-guard.js';
 
@@ -32,15 +33,9 @@ interface DomFindings {
 
 export async function checkVisual(page: Page, url: string): Promise<VisualReport> {
   const findings: VisualFinding[] = [];
-  const errors: string[] = [];
-  const onConsole = (m: ConsoleMessage) => {
-    // A refused outside request is counted as blocked; it is not the page's own error.
-    if (m.type() === 'error' && !/ERR_BLOCKED_BY_CLIENT/.test(m.text())) errors.push(m.text().slice(0, 200));
-  };
-  const onError = (e: Error) => errors.push(`uncaught ${e.name}: ${e.message.split('\n')[0]!.slice(0, 200)}`);
   const guard = await guardPage(page, url);
-  page.on('console', onConsole);
-  page.on('pageerror', onError);
+  // A refused outside request is counted as blocked; it is not the page's own error.
+  const watch = watchPageErrors(page);
   try {
     const res = await page.goto(guard.resolve('/')!, { waitUntil: 'load', timeout: 10_000 }).catch((e: unknown) => e as Error);
     if (res instanceof Error || (res && res.status() >= 400)) {
@@ -52,12 +47,11 @@ export async function checkVisual(page: Page, url: string): Promise<VisualReport
     if (dom.overflow) findings.push({ check: 'horizontal-overflow', detail: `scrollWidth ${dom.overflow.scrollWidth} > viewport ${dom.overflow.clientWidth}` });
     for (const o of dom.overlaps) findings.push({ check: 'overlapping-text', detail: o });
     for (const b of dom.brokenImages) findings.push({ check: 'broken-image', detail: b });
-    for (const e of errors.slice(0, 10)) findings.push({ check: 'console-error', detail: e });
+    for (const e of siteErrorLines(watch.errors, 200).slice(0, 10)) findings.push({ check: 'console-error', detail: e });
     if (dom.blank) findings.push({ check: 'blank-page', detail: 'no visible text, image or graphic' });
     return { bug: findings.length > 0, findings, blockedRequests: guard.blocked() };
   } finally {
-    page.off('console', onConsole);
-    page.off('pageerror', onError);
+    watch.stop();
     await guard.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { allowOnlyOrigin } from '../sandbox/browser-network.js';
 import { freshPage } from './fresh-page.js';
+import { watchPageErrors } from './page-errors.js';
 import { responsive } from './unresponsive.js';
 
 export interface Rendering {
@@ -32,20 +33,18 @@ async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot:
   const { context, page } = await freshPage(browser);
   try {
     await allowOnlyOrigin(context, new URL(siteUrl).origin);
-    const consoleErrors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    // The agent is told every error as the browser worded it, refused outside requests included: a CDN it relied on did not load.
+    const watch = watchPageErrors(page);
     page.on('dialog', (d) => void d.accept().catch(() => undefined));
     const target = new URL(pagePath.startsWith('/') ? pagePath : '/' + pagePath, siteUrl).toString();
     const response = await page.goto(target, { waitUntil: 'load', timeout: 15_000 });
     // Chromium logs a failed main document only as "Failed to load resource"; the status says more.
-    if (response && response.status() >= 400) consoleErrors.unshift(`GET ${pagePath} answered HTTP ${response.status()}`);
+    const httpError = response && response.status() >= 400 ? [`GET ${pagePath} answered HTTP ${response.status()}`] : [];
     await page.waitForTimeout(150);
     // A script that starts looping after load would hold title() and the screenshot forever.
     const title = await responsive(page, page.title(), 'reading the title');
-    return { title, png: await responsive(page, shoot(page), 'taking the screenshot'), consoleErrors };
+    const png = await responsive(page, shoot(page), 'taking the screenshot');
+    return { title, png, consoleErrors: [...httpError, ...watch.errors.map((e) => e.message)] };
   } finally {
     await context.close();
   }
