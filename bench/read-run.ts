@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema } from '../protocol/annotations.js';
 import { ReportSchema } from '../reporters/report-schema.js';
 import { dist, type RunFigures } from './summary.js';
+import { workerStarts, type TimedResult } from './worker-starts.js';
 
 /** The part of Playwright's JSON report the bench reads. */
-const Result = z.looseObject({ duration: z.number(), startTime: z.string(), annotations: z.array(z.object({ type: z.string(), description: z.string().optional() })).optional() });
+const Result = z.looseObject({ duration: z.number(), startTime: z.string(), workerIndex: z.number().optional(), parallelIndex: z.number().optional(), annotations: z.array(z.object({ type: z.string(), description: z.string().optional() })).optional() });
 interface Suite {
   suites?: Suite[];
   specs?: Array<{ tests: Array<{ annotations?: Array<{ type: string; description?: string }>; results: unknown[] }> }>;
@@ -15,6 +16,7 @@ interface Suite {
 interface SlotRun {
   caseId: string;
   durationMs: number;
+  timed: TimedResult | null;
   /** The episode's own duration when this test ran it (not read from the cache). */
   ranEpisodeMs: number | null;
 }
@@ -36,7 +38,8 @@ function slotRuns(suite: Suite, out: SlotRun[]): void {
         const slot = annotation(list, ANNOTATION.slot, SlotAnnotationSchema);
         if (!slot) continue;
         const episode = annotation(list, ANNOTATION.episode, EpisodeAnnotationSchema);
-        out.push({ caseId: slot.caseId, durationMs: r.duration, ranEpisodeMs: episode && !episode.cached ? episode.durationMs : null });
+        const timed = r.workerIndex !== undefined && r.parallelIndex !== undefined ? { workerIndex: r.workerIndex, parallelIndex: r.parallelIndex, startMs: Date.parse(r.startTime), durationMs: r.duration } : null;
+        out.push({ caseId: slot.caseId, durationMs: r.duration, timed, ranEpisodeMs: episode && !episode.cached ? episode.durationMs : null });
       }
     }
   }
@@ -61,7 +64,7 @@ async function trajectories(runDir: string): Promise<Array<{ durationMs: number;
  * Per slot judged: the test's time less the episode it ran, if it ran one. Per verify step and per episode:
  * the trajectories' own timings (zero-latency models, so harness time).
  */
-export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string): Promise<Pick<RunFigures, 'slotsJudged' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'tcr'>> {
+export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string, run: { wallMs: number; workers: number }): Promise<Pick<RunFigures, 'slotsJudged' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'tcr' | 'workerStarts'>> {
   const report = JSON.parse(await fs.readFile(jsonReport, 'utf8')) as { suites: Suite[] };
   const runs: SlotRun[] = [];
   for (const s of report.suites) slotRuns(s, runs);
@@ -77,5 +80,6 @@ export async function readRunReport(jsonReport: string, runDir: string, iwbRepor
     episodeMs: dist(ts.map((t) => t.durationMs)),
     statuses,
     tcr: iwb.overall.tcr,
+    workerStarts: workerStarts(runs.flatMap((r) => (r.timed ? [r.timed] : [])), run.wallMs, run.workers),
   };
 }

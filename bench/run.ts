@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       modelRequests += fake.requests.splice(0).length;
       // Exit 1 is expected (the scripted judge fails about half the slots); anything else is the harness failing.
       if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the ${kind} run exited ${r.code}:\n${r.tail}`);
-      const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'));
+      const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'), { wallMs: r.seconds * 1000, workers });
       runs.push({ workers, kind, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before });
     };
     for (const w of opts.workers) await once(w, 'record', path.join(work, `runs-${w}`), path.join(work, `calls-${w}`));

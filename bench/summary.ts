@@ -22,6 +22,10 @@ const RunFigures = z.object({
   /** Slot verdicts by status and the headline TCR: a replay must give the same. */
   statuses: z.record(z.string(), z.number().int()),
   tcr: z.number().nullable(),
+  /** bench/worker-starts.ts: what the worker restarts after failed slots cost (absent in benches written before it). */
+  workerStarts: z
+    .object({ workers: z.number().int(), newWorkerGapMs: Dist, sameWorkerGapMs: Dist, shareOfWorkerTime: z.number().nullable() })
+    .optional(),
 });
 export type RunFigures = z.infer<typeof RunFigures>;
 
@@ -95,6 +99,16 @@ export function benchMarkdown(b: Bench): string {
         `${Object.entries(r.statuses).map(([k, v]) => `${v} ${k}`).join(', ')} | ${r.tcr === null ? '–' : (r.tcr * 100).toFixed(1) + '%'} |`,
     ),
     '',
+    ...b.runs.flatMap((r) => {
+      const w = r.workerStarts;
+      if (!w) return [];
+      return [
+        `Worker starts (${r.kind}, ${r.workers} worker${r.workers > 1 ? 's' : ''}): ${w.workers} worker processes for ${r.slotsJudged} slots. ` +
+          `A test waited ${ms(w.newWorkerGapMs)} ms (median / p95) for a new worker after a failed one, ${ms(w.sameWorkerGapMs)} ms when the worker stayed` +
+          (w.shareOfWorkerTime === null ? '.' : `; new workers took ${(w.shareOfWorkerTime * 100).toFixed(0)}% of the run's worker time.`),
+        '',
+      ];
+    }),
     `SoM labelling of a ${b.som.elements}-element page (${b.som.labelled} labelled): ${ms(b.som.ms)} ms (median / p95)` +
       (b.som.screenshotMs && b.som.composeMs ? `, of which the browser's screenshot alone ${ms(b.som.screenshotMs)} ms and drawing the labels ${ms(b.som.composeMs)} ms.` : '.'),
     '',

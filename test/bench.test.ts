@@ -22,10 +22,15 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md', as
     assert.equal(record!.episodeMs.n, bench.dataset.cases);
     assert.ok(record!.modelRequests > 0);
     assert.equal(replay!.slotsJudged, bench.dataset.slots);
+    // The scripted judge fails some slots, and Playwright replaces the worker after each.
+    assert.ok((record!.statuses.fail ?? 0) > 0);
+    assert.ok(record!.workerStarts && record!.workerStarts.workers > 2, JSON.stringify(record!.workerStarts));
+    assert.ok(record!.workerStarts.newWorkerGapMs.n > 0);
     assert.ok(bench.som.labelled >= 400, `most of the 500 elements labelled: ${bench.som.labelled}`);
     const md = await fs.readFile(path.join(out, 'bench.md'), 'utf8');
     assert.match(md, /\| record \| 2 \|/);
     assert.match(md, /SoM labelling of a 500-element page/);
+    assert.match(md, /Worker starts \(record, 2 workers\): \d+ worker processes/);
   } finally {
     await fs.rm(out, { recursive: true, force: true });
   }
