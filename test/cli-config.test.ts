@@ -7,32 +7,28 @@ import { fileURLToPath } from 'node:url';
 import { configCommand } from '../cli/config.js';
 import { initCommand } from '../cli/init.js';
 import { main, version } from '../cli/main.js';
-import { UsageError, type CliIo } from '../cli/io.js';
+import { UsageError } from '../cli/io.js';
+import { capture } from './cli-capture.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-function capture(): CliIo & { out_: string[]; err_: string[] } {
-  const out_: string[] = [];
-  const err_: string[] = [];
-  return { out_, err_, out: (t) => out_.push(t), err: (t) => err_.push(t) };
-}
 
 test('cli: --help and --version at every level, strict flags, usage errors without a stack', async () => {
   for (const argv of [['--version'], ['dataset', '--version'], ['compare', 'x', '-V']]) {
     const io = capture();
     assert.equal(await main(argv, io), 0);
-    assert.deepEqual(io.out_, [`iwb ${version()}`]);
+    assert.equal(io.outText(), `iwb ${version()}`);
   }
   for (const argv of [[], ['--help'], ['som', '--help'], ['personas', 'mutate', '-h'], ['config', '--help'], ['init', '--help']]) {
     const io = capture();
     assert.equal(await main(argv, io), 0, argv.join(' '));
-    assert.match(io.out_.join('\n'), /^usage: iwb /, argv.join(' '));
+    assert.match(io.outText(), /^usage: iwb /, argv.join(' '));
   }
   const io = capture();
   assert.equal(await main(['dataset', 'check', 'builtin', '--jsn'], io), 2);
-  assert.match(io.err_.join('\n'), /^iwb dataset: Unknown option '--jsn' \(flags: --json\)$/);
+  assert.match(io.errText(), /^iwb dataset: Unknown option '--jsn' \(flags: --json\)$/);
   const io2 = capture();
   assert.equal(await main(['frobnicate'], io2), 2);
-  assert.match(io2.err_[0]!, /unknown command "frobnicate"/);
+  assert.match(io2.errText(), /unknown command "frobnicate"/);
   await assert.rejects(configCommand(['--bogus'], capture()), UsageError);
 });
 
@@ -48,7 +44,7 @@ test('cli: init writes a starter that the loader accepts; config prints values, 
     const out = capture();
     const env = { TEST_JUDGE_KEY: 'sk-test-0123456789abcd', IWB_WORKERS: '1' };
     assert.equal(await configCommand(['--json'], out, env, dir), 0);
-    const printed = out.out_.join('\n');
+    const printed = out.outText();
     assert.ok(!printed.includes('sk-test-0123456789abcd'), 'the key never appears');
     const values = (JSON.parse(printed) as { values: { key: string; value: unknown; source: string }[] }).values;
     const row = (k: string) => values.find((v) => v.key === k);
@@ -59,7 +55,7 @@ test('cli: init writes a starter that the loader accepts; config prints values, 
     assert.equal(row('reportDir')?.source, 'default');
     const vars = capture();
     await configCommand(['--vars'], vars, {}, dir);
-    assert.match(vars.out_.join('\n'), /IWB_<ROLE>_MODEL/);
+    assert.match(vars.outText(), /IWB_<ROLE>_MODEL/);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

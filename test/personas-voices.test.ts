@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import type { CliIo } from '../cli/io.js';
+import { capture } from './cli-capture.js';
 import { personasCommand } from '../cli/personas.js';
 import { BAKERY_TASK, exampleCase } from './example-task.js';
 import { leakBattery } from '../personas/leak-test.js';
@@ -96,17 +96,13 @@ describe('persona voices on a hand-made case (offline)', () => {
   });
 });
 
-function capture(): CliIo & { text: () => string } {
-  const out: string[] = [];
-  return { out: (t) => out.push(t), err: () => {}, text: () => out.join('\n') };
-}
 
 describe('the simulated user on public cases', { skip: noData }, () => {
   const env = () => ({ IWB_RUN_DIR: path.join(dir, 'runs') });
   const ask = async (caseId: string, ...questions: string[]): Promise<{ turns: UserTurn[]; degradation: { contradicts: string[] } }> => {
     const io = capture();
     assert.equal(await personasCommand(['ask', ALL, caseId, ...questions, '--json'], io, env()), 0);
-    return JSON.parse(io.text());
+    return JSON.parse(io.outText());
   };
 
   test('000005 P-CON: stands by neon pink, then concedes lavender (iwb personas ask)', async () => {
@@ -128,8 +124,8 @@ describe('the simulated user on public cases', { skip: noData }, () => {
     assert.doesNotMatch(a, /[Aa]ssign lavender|lavender background/, a);
     const io = capture();
     await personasCommand(['ask', ALL, '000005_P-INT', 'What colour should the background be?', 'Anything else?'], io, env());
-    assert.match(io.text(), /Q1: .*\nA1: .*\n {4}retrieved \[s7\]; leak check \(lexical\) \[\]/);
-    assert.match(io.text(), /Q2: Anything else\?/);
+    assert.match(io.outText(), /Q1: .*\nA1: .*\n {4}retrieved \[s7\]; leak check \(lexical\) \[\]/);
+    assert.match(io.outText(), /Q2: Anything else\?/);
   });
 
   test('no answer repeats eight consecutive words of the oracle text (four public tasks, every persona, the leak battery)', async () => {
