@@ -37,7 +37,7 @@ export const BenchSchema = z.object({
     memoryGb: z.number(),
     node: z.string(),
     chromium: z.string(),
-    /** 1-minute load average when the bench started and ended: above the core count, other work shared the machine. */
+    /** 1-minute load average when the bench started (other work; above the core count, the machine was busy) and ended (the bench's own load included). */
     load: z.object({ start: z.number(), end: z.number() }).optional(),
   }),
   dataset: z.object({ file: z.string(), cases: z.number().int(), slots: z.number().int() }),
@@ -79,6 +79,15 @@ export function targetsMet(b: Pick<Bench, 'som' | 'runs'>): Bench['met'] {
   };
 }
 
+/**
+ * Only the load at the start says whether other work was running: the end figure counts the bench's own
+ * workers and browser, which keep two cores above 2 whatever else runs.
+ */
+export function loadSentence(load: { start: number; end: number }, cpus: number): string {
+  const busy = load.start > cpus ? ' (other work was running, or had just ended, when the bench started: timings may be inflated)' : '';
+  return `Load average ${load.start.toFixed(1)} at the start${busy}, ${load.end.toFixed(1)} at the end (the bench's own included).`;
+}
+
 const ms = (d: Dist) => (d.median === null ? '–' : `${d.median} / ${d.p95}`);
 const mark = (m: boolean | null | undefined) => (m === null || m === undefined ? '' : m ? ' ✓' : ' ✗');
 
@@ -88,7 +97,7 @@ export function benchMarkdown(b: Bench): string {
     '',
     `${b.dataset.cases} cases, ${b.dataset.slots} slots from \`${b.dataset.file}\`; fake models with zero latency; ` +
       `${b.machine.cpus} cores, Node ${b.machine.node}, ${b.machine.chromium}. ${b.createdAt}.` +
-      (b.machine.load ? ` Load average ${b.machine.load.start.toFixed(1)} at the start, ${b.machine.load.end.toFixed(1)} at the end${Math.max(b.machine.load.start, b.machine.load.end) > b.machine.cpus ? ' (the machine was shared: timings are inflated)' : ''}.` : ''),
+      (b.machine.load ? ` ${loadSentence(b.machine.load, b.machine.cpus)}` : ''),
     '',
     '| run | workers | wall | slot judged (median / p95 ms) | verify step | episode | peak RSS per worker | browser RSS | model requests | verdicts | TCR |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -25,7 +25,11 @@ export interface WorkerStarts {
  */
 export function workerStarts(results: readonly TimedResult[], wallMs: number, workers: number): WorkerStarts {
   const bySlot = new Map<number, TimedResult[]>();
-  for (const r of results) bySlot.set(r.parallelIndex, [...(bySlot.get(r.parallelIndex) ?? []), r]);
+  for (const r of results) {
+    const list = bySlot.get(r.parallelIndex);
+    if (list) list.push(r);
+    else bySlot.set(r.parallelIndex, [r]);
+  }
   const fresh: number[] = [];
   const same: number[] = [];
   for (const list of bySlot.values()) {

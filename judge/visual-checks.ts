@@ -34,7 +34,6 @@ interface DomFindings {
 export async function checkVisual(page: Page, url: string): Promise<VisualReport> {
   const findings: VisualFinding[] = [];
   const guard = await guardPage(page, url);
-  // A refused outside request is counted as blocked; it is not the page's own error.
   const watch = watchPageErrors(page);
   try {
     const res = await page.goto(guard.resolve('/')!, { waitUntil: 'load', timeout: 10_000 }).catch((e: unknown) => e as Error);
@@ -47,6 +46,7 @@ export async function checkVisual(page: Page, url: string): Promise<VisualReport
     if (dom.overflow) findings.push({ check: 'horizontal-overflow', detail: `scrollWidth ${dom.overflow.scrollWidth} > viewport ${dom.overflow.clientWidth}` });
     for (const o of dom.overlaps) findings.push({ check: 'overlapping-text', detail: o });
     for (const b of dom.brokenImages) findings.push({ check: 'broken-image', detail: b });
+    // A refused outside request is counted as blocked (siteErrorLines leaves it out): it is not the page's own error.
     for (const e of siteErrorLines(watch.errors, 200).slice(0, 10)) findings.push({ check: 'console-error', detail: e });
     if (dom.blank) findings.push({ check: 'blank-page', detail: 'no visible text, image or graphic' });
     return { bug: findings.length > 0, findings, blockedRequests: guard.blocked() };

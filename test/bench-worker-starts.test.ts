@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { loadSentence } from '../bench/summary.js';
 import { workerStarts, type TimedResult } from '../bench/worker-starts.js';
 
 test('bench: worker starts are read from which worker ran each test and when, per parallel slot', () => {
@@ -19,4 +20,10 @@ test('bench: worker starts are read from which worker ran each test and when, pe
   assert.deepEqual(w.sameWorkerGapMs, { n: 1, median: 10, p95: 10 });
   assert.equal(w.shareOfWorkerTime, 0.667, "(1500 + 2500) / 6000, to a tenth of a percent");
   assert.equal(workerStarts([], 0, 2).shareOfWorkerTime, null);
+});
+
+test("bench: only the load at the start can flag other work; the end load is the bench's own", () => {
+  assert.doesNotMatch(loadSentence({ start: 0.4, end: 5.8 }, 2), /other work/);
+  assert.match(loadSentence({ start: 0.4, end: 5.8 }, 2), /5\.8 at the end \(the bench's own included\)/);
+  assert.match(loadSentence({ start: 3.1, end: 1 }, 2), /other work was running/);
 });
