@@ -1,6 +1,6 @@
 /**
  * The harness benchmark (`npm run bench`, `-- --quick` for a small slice, `--cases N`, `--workers 1,2`,
- * `--no-replay`, `--out <dir>`): the public dataset run against
+ * `--no-replay`, `--replay-only`, `--work <dir>`, `--out <dir>`): the public dataset run against
  * the fake OpenAI server answering with zero latency, in real Chromium, so every millisecond measured is
  * the harness's own. Writes bench.json (BenchSchema) and bench.md beside each other (default: bench/).
  */
@@ -17,6 +17,7 @@ import { readRunReport } from './read-run.js';
 import { sampleRss } from './rss.js';
 import { BENCH_MODELS, benchModel } from './script.js';
 import { somBench } from './som-bench.js';
+import { keepPort, openWorkDir } from './work-dir.js';
 import { benchMarkdown, BenchSchema, TARGETS, targetsMet, type Bench, type RunFigures } from './summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,6 +31,10 @@ interface Options {
   out: string;
   /** `--no-replay`: only the recording runs (a full-size replay takes as long again). */
   replay: boolean;
+  /** `--replay-only`: no recording; replay the one a kept `--work` folder holds (made at the last of --workers). */
+  replayOnly: boolean;
+  /** `--work <dir>`: keep the working folder (bench/work-dir.ts), so runs can be split across invocations. */
+  work: string | undefined;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -42,7 +47,19 @@ function parseArgs(argv: string[]): Options {
   if (cases !== undefined && !/^\d+$/.test(cases)) throw new Error(`--cases must be a positive integer, got ${cases}`);
   const workers = (value('--workers') ?? (quick ? '2' : '1,2')).split(',').map(Number);
   if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`--workers must list positive integers, got ${value('--workers')}`);
-  return { quick, cases: cases === undefined ? undefined : Number(cases), workers, dataset: path.resolve(value('--dataset') ?? PUBLIC), out: path.resolve(value('--out') ?? path.join(ROOT, 'bench')), replay: !argv.includes('--no-replay') };
+  const replayOnly = argv.includes('--replay-only');
+  const work = value('--work');
+  if (replayOnly && (work === undefined || argv.includes('--no-replay'))) throw new Error('--replay-only needs --work <dir> (the folder that holds the recording) and no --no-replay');
+  return {
+    quick,
+    cases: cases === undefined ? undefined : Number(cases),
+    workers,
+    dataset: path.resolve(value('--dataset') ?? PUBLIC),
+    out: path.resolve(value('--out') ?? path.join(ROOT, 'bench')),
+    replay: !argv.includes('--no-replay'),
+    replayOnly,
+    work,
+  };
 }
 
 /** The first `n` records of a JSONL dataset (whole tasks first: records of one task are adjacent). */
@@ -77,9 +94,11 @@ function playwright(args: string[], env: Record<string, string>): Promise<{ code
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-'));
+  const workDir = await openWorkDir(opts.work);
+  const work = workDir.dir;
   const loadAtStart = os.loadavg()[0]!;
-  const fake = await start();
+  const fake = await start({ ...(workDir.port ? { port: workDir.port } : {}) });
+  await keepPort(workDir, Number(new URL(fake.baseURL).port));
   fake.script(benchModel);
   // Recorded requests carry screenshots: keep the count, not the bodies.
   let modelRequests = 0;
@@ -97,6 +116,8 @@ async function main(): Promise<void> {
       const marker = randomUUID();
       const json = path.join(work, `${kind}-${workers}.json`);
       const before = modelRequests + fake.requests.length;
+      const startedAt = new Date().toISOString();
+      const loadAtRunStart = os.loadavg()[0]!;
       process.stderr.write(`[bench] ${kind} run, ${workers} worker(s), ${data.cases} cases\n`);
       const rss = sampleRss(marker);
       const reportDir = path.join(work, `report-${kind}-${workers}`);
@@ -117,11 +138,21 @@ async function main(): Promise<void> {
       // Exit 1 is expected (the scripted judge fails about half the slots); anything else is the harness failing.
       if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the ${kind} run exited ${r.code}:\n${r.tail}`);
       const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'), { wallMs: r.seconds * 1000, workers });
-      runs.push({ workers, kind, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before });
+      const run: RunFigures = { workers, kind, startedAt, loadAtStart: loadAtRunStart, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
+      await workDir.saveFigures(run);
+      runs.push(run);
     };
-    for (const w of opts.workers) await once(w, 'record', path.join(work, `runs-${w}`), path.join(work, `calls-${w}`));
+    if (!opts.replayOnly) for (const w of opts.workers) await once(w, 'record', path.join(work, `runs-${w}`), workDir.recordingDir(w));
     const last = opts.workers.at(-1)!;
-    if (opts.replay) await once(last, 'replay', path.join(work, 'runs-replay'), path.join(work, `calls-${last}`));
+    if (opts.replay) {
+      const recording = workDir.recordingDir(last);
+      if (!(await fs.stat(recording).catch(() => undefined))) throw new Error(`bench: no recording at ${last} worker(s) to replay: ${recording} is missing (record it first with --workers ${last} --work ${work})`);
+      // A new run folder: a replay must not read the recording's episodes or verdicts, only its calls.
+      const runDir = path.join(work, `runs-replay-${randomUUID().slice(0, 8)}`);
+      await once(last, 'replay', runDir, recording);
+    }
+    // A kept folder gathers the runs of earlier invocations too.
+    if (opts.work) runs.splice(0, runs.length, ...(await workDir.allFigures()));
 
     const settings = readSettings();
     const som = await somBench(settings.chromium);
@@ -144,7 +175,7 @@ async function main(): Promise<void> {
   } finally {
     clearInterval(drain);
     await fake.close();
-    await fs.rm(work, { recursive: true, force: true });
+    await workDir.close();
   }
 }
 

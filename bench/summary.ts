@@ -6,10 +6,13 @@ export const TARGETS = { slotMs: 250, verifyMs: 300, somMs: 50, workerRssMb: 600
 const Dist = z.object({ n: z.number().int().nonnegative(), median: z.number().nullable(), p95: z.number().nullable() });
 export type Dist = z.infer<typeof Dist>;
 
-const RunFigures = z.object({
+export const RunFiguresSchema = z.object({
   workers: z.number().int().positive(),
   /** 'record': a fresh run that called the (fake) models; 'replay': the same suite, a new run folder, every model reply from the call cache. */
   kind: z.enum(['record', 'replay']),
+  /** When the run started and the 1-minute load then: runs of one bench may come from separate invocations (--work). */
+  startedAt: z.string().optional(),
+  loadAtStart: z.number().optional(),
   wallS: z.number(),
   exitCode: z.number().nullable(),
   slotsJudged: z.number().int(),
@@ -27,7 +30,7 @@ const RunFigures = z.object({
     .object({ workers: z.number().int(), newWorkerGapMs: Dist, sameWorkerGapMs: Dist, shareOfWorkerTime: z.number().nullable() })
     .optional(),
 });
-export type RunFigures = z.infer<typeof RunFigures>;
+export type RunFigures = z.infer<typeof RunFiguresSchema>;
 
 export const BenchSchema = z.object({
   version: z.literal(1),
@@ -43,7 +46,7 @@ export const BenchSchema = z.object({
   dataset: z.object({ file: z.string(), cases: z.number().int(), slots: z.number().int() }),
   quick: z.boolean(),
   som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist, screenshotMs: Dist.optional(), composeMs: Dist.optional() }),
-  runs: z.array(RunFigures),
+  runs: z.array(RunFiguresSchema),
   targets: z.object({ slotMs: z.number(), verifyMs: z.number(), somMs: z.number(), workerRssMb: z.number(), replayS: z.number() }),
   /** Per target: met, missed, or null when the bench did not measure it. */
   met: z.record(z.string(), z.boolean().nullable()),

@@ -98,7 +98,8 @@ function completionBody(r: FakeReply, model: string, n: number): unknown {
   };
 }
 
-export async function startFakeServer(): Promise<FakeServer> {
+/** `port`: a fixed port (default: any free one), so recorded call-cache keys, which include the base URL, match a later server. */
+export async function startFakeServer(options: { port?: number } = {}): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   let handler: FakeHandler | undefined;
@@ -181,7 +182,10 @@ export async function startFakeServer(): Promise<FakeServer> {
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e) => reject(new Error(`fake server: cannot listen on 127.0.0.1:${options.port ?? 0}: ${e.message}`)));
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
 
   return {

@@ -1,0 +1,63 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { RunFiguresSchema, type RunFigures } from './summary.js';
+
+/**
+ * The bench's working folder: the dataset slice, each run's call cache, run folder and report, and each run's
+ * figures. A temporary one is removed at the end; one named with `--work <dir>` is kept, so a later invocation
+ * can replay a recording (`--replay-only`) and bench.json gathers every run the folder holds. A full-size run
+ * takes over an hour, so the runs of one bench may come from separate invocations.
+ */
+export interface WorkDir {
+  dir: string;
+  /** The fake server's port: fixed for a kept folder, because recorded call keys include the base URL. */
+  port: number | undefined;
+  saveFigures(run: RunFigures): Promise<void>;
+  /** Every run's figures the folder holds: recordings by worker count, then replays. */
+  allFigures(): Promise<RunFigures[]>;
+  recordingDir(workers: number): string;
+  close(): Promise<void>;
+}
+
+const PORT_FILE = 'fake-port';
+
+export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
+  const dir = named ? path.resolve(named) : await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-'));
+  await fs.mkdir(dir, { recursive: true });
+  let port: number | undefined;
+  if (named) {
+    const text = await fs.readFile(path.join(dir, PORT_FILE), 'utf8').catch(() => undefined);
+    port = text === undefined ? undefined : z.coerce.number().int().min(1).max(65535).parse(text.trim());
+  }
+  const figuresFile = (r: Pick<RunFigures, 'kind' | 'workers'>) => path.join(dir, `figures-${r.kind}-${r.workers}.json`);
+  return {
+    dir,
+    port,
+    async saveFigures(run) {
+      await fs.writeFile(figuresFile(run), JSON.stringify(run, null, 2) + '\n');
+    },
+    async allFigures() {
+      const names = (await fs.readdir(dir)).filter((n) => /^figures-(record|replay)-\d+\.json$/.test(n));
+      const runs = await Promise.all(
+        names.map(async (n) => {
+          const file = path.join(dir, n);
+          const parsed = RunFiguresSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+          if (!parsed.success) throw new Error(`bench: ${file} is not a run's figures: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
+          return parsed.data;
+        }),
+      );
+      return runs.sort((a, b) => (a.kind === b.kind ? a.workers - b.workers : a.kind === 'record' ? -1 : 1));
+    },
+    recordingDir: (workers) => path.join(dir, `calls-${workers}`),
+    async close() {
+      if (!named) await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Remember the port a kept folder's recordings were made against. */
+export async function keepPort(work: WorkDir, port: number): Promise<void> {
+  if (work.port === undefined) await fs.writeFile(path.join(work.dir, PORT_FILE), `${port}\n`);
+}
