@@ -7,10 +7,15 @@ import { BenchSchema } from '../bench/summary.js';
 import { runCommand } from './bench-support.js';
 
 // Timings are never asserted: this machine is shared and noisy. Only that the bench runs and says what it measured.
-test('npm run bench -- --quick writes a well-formed bench.json and bench.md', async () => {
+// The recording and its replay run as two invocations sharing a kept --work folder, as a full-size bench does.
+test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gathered across invocations', async () => {
   const out = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-out-'));
+  const work = path.join(out, 'work');
   try {
-    const run = await runCommand('node', ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', out], {}, 600_000);
+    const bench1 = (...args: string[]) => runCommand('node', ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', out, '--work', work, ...args], {}, 600_000);
+    const recording = await bench1('--no-replay');
+    assert.equal(recording.status, 0, recording.output.slice(-3000));
+    const run = await bench1('--replay-only');
     assert.equal(run.status, 0, run.output.slice(-3000));
     const bench = BenchSchema.parse(JSON.parse(await fs.readFile(path.join(out, 'bench.json'), 'utf8')));
     assert.equal(bench.quick, true);
@@ -22,6 +27,8 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md', as
     assert.equal(record!.episodeMs.n, bench.dataset.cases);
     assert.ok(record!.modelRequests > 0);
     assert.equal(replay!.slotsJudged, bench.dataset.slots);
+    assert.equal(replay!.modelRequests, 0, 'a replay in a later invocation finds every call: same port, same keys');
+    assert.deepEqual(replay!.statuses, record!.statuses);
     // The scripted judge fails some slots, and Playwright replaces the worker after each.
     assert.ok((record!.statuses.fail ?? 0) > 0);
     assert.ok(record!.workerStarts && record!.workerStarts.workers > 2, JSON.stringify(record!.workerStarts));
