@@ -105,6 +105,7 @@ async function main(): Promise<void> {
   const drain = setInterval(() => (modelRequests += fake.requests.splice(0).length), 1000);
   try {
     const data = await slice(opts.dataset, opts.cases, work);
+    await workDir.checkDataset({ file: path.relative(ROOT, opts.dataset), cases: data.cases, slots: data.slots });
     const roles = Object.fromEntries(
       Object.entries(BENCH_MODELS).flatMap(([role, model]) => {
         const R = role.toUpperCase();
@@ -112,7 +113,8 @@ async function main(): Promise<void> {
       }),
     );
     const runs: RunFigures[] = [];
-    const once = async (workers: number, kind: RunFigures['kind'], runDir: string, calls: string): Promise<void> => {
+    const once = async (workers: number, kind: RunFigures['kind'], calls: string): Promise<void> => {
+      const { runDir, reportDir } = await workDir.freshRun(kind, workers);
       const marker = randomUUID();
       const json = path.join(work, `${kind}-${workers}.json`);
       const before = modelRequests + fake.requests.length;
@@ -120,7 +122,6 @@ async function main(): Promise<void> {
       const loadAtRunStart = os.loadavg()[0]!;
       process.stderr.write(`[bench] ${kind} run, ${workers} worker(s), ${data.cases} cases\n`);
       const rss = sampleRss(marker);
-      const reportDir = path.join(work, `report-${kind}-${workers}`);
       const r = await playwright([`--workers=${workers}`, '--reporter=json,./reporters/iwb-reporter.ts'], {
         ...roles,
         IWB_DATASET: data.file,
@@ -142,14 +143,13 @@ async function main(): Promise<void> {
       await workDir.saveFigures(run);
       runs.push(run);
     };
-    if (!opts.replayOnly) for (const w of opts.workers) await once(w, 'record', path.join(work, `runs-${w}`), workDir.recordingDir(w));
+    if (!opts.replayOnly) for (const w of opts.workers) await once(w, 'record', workDir.recordingDir(w));
     const last = opts.workers.at(-1)!;
     if (opts.replay) {
       const recording = workDir.recordingDir(last);
       if (!(await fs.stat(recording).catch(() => undefined))) throw new Error(`bench: no recording at ${last} worker(s) to replay: ${recording} is missing (record it first with --workers ${last} --work ${work})`);
-      // A new run folder: a replay must not read the recording's episodes or verdicts, only its calls.
-      const runDir = path.join(work, `runs-replay-${randomUUID().slice(0, 8)}`);
-      await once(last, 'replay', runDir, recording);
+      // Its own run folder: a replay must not read the recording's episodes or verdicts, only its calls.
+      await once(last, 'replay', recording);
     }
     // A kept folder gathers the runs of earlier invocations too.
     if (opts.work) runs.splice(0, runs.length, ...(await workDir.allFigures()));

@@ -18,10 +18,21 @@ export interface WorkDir {
   /** Every run's figures the folder holds: recordings by worker count, then replays. */
   allFigures(): Promise<RunFigures[]>;
   recordingDir(workers: number): string;
+  /**
+   * A run's folders, emptied first: a recording starts from an empty call cache and run folder (or it would
+   * reuse the episodes and calls of an earlier invocation), a replay from an empty run folder.
+   */
+  freshRun(kind: RunFigures['kind'], workers: number): Promise<{ runDir: string; reportDir: string; calls: string }>;
+  /** Every run a kept folder gathers must be of one dataset slice: the first invocation's is kept, a different one refused. */
+  checkDataset(slice: DatasetSlice): Promise<void>;
   close(): Promise<void>;
 }
 
+const DatasetSliceSchema = z.object({ file: z.string(), cases: z.number().int(), slots: z.number().int() });
+export type DatasetSlice = z.infer<typeof DatasetSliceSchema>;
+
 const PORT_FILE = 'fake-port';
+const DATASET_FILE = 'dataset.json';
 
 export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
   const dir = named ? path.resolve(named) : await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-'));
@@ -51,6 +62,22 @@ export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
       return runs.sort((a, b) => (a.kind === b.kind ? a.workers - b.workers : a.kind === 'record' ? -1 : 1));
     },
     recordingDir: (workers) => path.join(dir, `calls-${workers}`),
+    async freshRun(kind, workers) {
+      const runDir = path.join(dir, `runs-${kind}-${workers}`);
+      const reportDir = path.join(dir, `report-${kind}-${workers}`);
+      const calls = path.join(dir, `calls-${workers}`);
+      for (const d of kind === 'record' ? [runDir, reportDir, calls] : [runDir, reportDir]) await fs.rm(d, { recursive: true, force: true });
+      return { runDir, reportDir, calls };
+    },
+    async checkDataset(slice) {
+      const file = path.join(dir, DATASET_FILE);
+      const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+      if (text === undefined) return fs.writeFile(file, JSON.stringify(slice) + '\n');
+      const kept = DatasetSliceSchema.parse(JSON.parse(text));
+      if (kept.file !== slice.file || kept.cases !== slice.cases || kept.slots !== slice.slots) {
+        throw new Error(`bench: ${dir} holds runs of ${kept.cases} cases of ${kept.file}, not ${slice.cases} of ${slice.file}: use another --work folder, or the same --cases and --dataset`);
+      }
+    },
     async close() {
       if (!named) await fs.rm(dir, { recursive: true, force: true });
     },

@@ -46,6 +46,21 @@ test('bench work folder: a kept folder keeps its port and gathers the runs of ev
   await second.close();
   assert.ok(await fs.stat(dir), 'a named folder is kept');
 
+  // A recording starts empty, calls included; a replay keeps the calls it replays.
+  const record = await second.freshRun('record', 2);
+  for (const d of [record.runDir, record.calls]) await fs.mkdir(d, { recursive: true });
+  await fs.writeFile(path.join(record.calls, 'entry.json'), '{}');
+  const replay = await second.freshRun('replay', 2);
+  assert.equal(replay.calls, record.calls);
+  assert.deepEqual(await fs.readdir(record.calls), ['entry.json']);
+  await second.freshRun('record', 2);
+  await assert.rejects(fs.stat(record.calls), 'a new recording does not inherit the last one\'s calls');
+
+  // One dataset slice per folder.
+  await second.checkDataset({ file: 'all.jsonl', cases: 4, slots: 20 });
+  await second.checkDataset({ file: 'all.jsonl', cases: 4, slots: 20 });
+  await assert.rejects(second.checkDataset({ file: 'all.jsonl', cases: 404, slots: 2992 }), /holds runs of 4 cases of all\.jsonl, not 404/);
+
   // A damaged figures file is named, not skipped.
   await fs.writeFile(path.join(dir, 'figures-record-3.json'), JSON.stringify({ workers: 3 }));
   await assert.rejects(second.allFigures(), /figures-record-3\.json is not a run's figures: kind/);
