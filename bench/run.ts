@@ -31,7 +31,7 @@ interface Options {
   out: string;
   /** `--no-replay`: only the recording runs (a full-size replay takes as long again). */
   replay: boolean;
-  /** `--replay-only`: no recording; replay the one a kept `--work` folder holds (made at the last of --workers). */
+  /** `--replay-only`: no recording; replay, at the last of --workers, the one a kept `--work` folder holds (bench/work-dir.ts). */
   replayOnly: boolean;
   /** `--work <dir>`: keep the working folder (bench/work-dir.ts), so runs can be split across invocations. */
   work: string | undefined;
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
       }),
     );
     const runs: RunFigures[] = [];
-    const once = async (workers: number, kind: RunFigures['kind'], calls: string): Promise<void> => {
+    const once = async (workers: number, kind: RunFigures['kind'], calls: string, recordedWith?: number): Promise<void> => {
       const { runDir, reportDir } = await workDir.freshRun(kind, workers);
       const marker = randomUUID();
       const json = path.join(work, `${kind}-${workers}.json`);
@@ -139,17 +139,16 @@ async function main(): Promise<void> {
       // Exit 1 is expected (the scripted judge fails about half the slots); anything else is the harness failing.
       if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the ${kind} run exited ${r.code}:\n${r.tail}`);
       const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'), { wallMs: r.seconds * 1000, workers });
-      const run: RunFigures = { workers, kind, startedAt, loadAtStart: loadAtRunStart, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
+      const run: RunFigures = { workers, kind, ...(recordedWith !== undefined ? { recordedWith } : {}), startedAt, loadAtStart: loadAtRunStart, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
       await workDir.saveFigures(run);
       runs.push(run);
     };
     if (!opts.replayOnly) for (const w of opts.workers) await once(w, 'record', workDir.recordingDir(w));
     const last = opts.workers.at(-1)!;
     if (opts.replay) {
-      const recording = workDir.recordingDir(last);
-      if (!(await fs.stat(recording).catch(() => undefined))) throw new Error(`bench: no recording at ${last} worker(s) to replay: ${recording} is missing (record it first with --workers ${last} --work ${work})`);
+      const recording = await workDir.recordingToReplay(last);
       // Its own run folder: a replay must not read the recording's episodes or verdicts, only its calls.
-      await once(last, 'replay', recording);
+      await once(last, 'replay', recording.dir, recording.workers);
     }
     // A kept folder gathers the runs of earlier invocations too.
     if (opts.work) runs.splice(0, runs.length, ...(await workDir.allFigures()));

@@ -12,6 +12,8 @@ export const RunFiguresSchema = z.object({
   kind: z.enum(['record', 'replay']),
   /** When the run started and the 1-minute load then: runs of one bench may come from separate invocations (--work). */
   startedAt: z.string().optional(),
+  /** A replay's recording was made at this many workers (absent: the replay's own worker count). */
+  recordedWith: z.number().int().positive().optional(),
   loadAtStart: z.number().optional(),
   wallS: z.number(),
   exitCode: z.number().nullable(),
@@ -106,7 +108,7 @@ export function benchMarkdown(b: Bench): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...b.runs.map(
       (r) =>
-        `| ${r.kind} | ${r.workers} | ${r.wallS.toFixed(1)} s | ${ms(r.slotMs)} | ${ms(r.verifyMs)} | ${ms(r.episodeMs)} | ` +
+        `| ${r.kind}${r.recordedWith !== undefined && r.recordedWith !== r.workers ? ` (of the ${r.recordedWith}-worker recording)` : ''} | ${r.workers} | ${r.wallS.toFixed(1)} s | ${ms(r.slotMs)} | ${ms(r.verifyMs)} | ${ms(r.episodeMs)} | ` +
         `${r.workerPeakRssMb ?? '–'} MB | ${r.browserPeakRssMb ?? '–'} MB | ${r.modelRequests} | ` +
         `${Object.entries(r.statuses).map(([k, v]) => `${v} ${k}`).join(', ')} | ${r.tcr === null ? '–' : (r.tcr * 100).toFixed(1) + '%'} |`,
     ),

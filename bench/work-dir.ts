@@ -19,6 +19,11 @@ export interface WorkDir {
   allFigures(): Promise<RunFigures[]>;
   recordingDir(workers: number): string;
   /**
+   * The recording a replay at `workers` reads: the one made at that many workers, else the folder's only one
+   * (a replay's requests do not depend on the worker count, so a 1-worker recording can be replayed at 2).
+   */
+  recordingToReplay(workers: number): Promise<{ dir: string; workers: number }>;
+  /**
    * A run's folders, emptied first: a recording starts from an empty call cache and run folder (or it would
    * reuse the episodes and calls of an earlier invocation), a replay from an empty run folder.
    */
@@ -62,6 +67,17 @@ export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
       return runs.sort((a, b) => (a.kind === b.kind ? a.workers - b.workers : a.kind === 'record' ? -1 : 1));
     },
     recordingDir: (workers) => path.join(dir, `calls-${workers}`),
+    async recordingToReplay(workers) {
+      const held = (await fs.readdir(dir)).filter((n) => /^calls-\d+$/.test(n)).sort();
+      const own = `calls-${workers}`;
+      const found = held.includes(own) ? own : held.length === 1 ? held[0]! : undefined;
+      if (found) return { dir: path.join(dir, found), workers: Number(found.slice('calls-'.length)) };
+      throw new Error(
+        held.length === 0
+          ? `bench: ${dir} holds no recording to replay (record one first: --no-replay --work ${dir})`
+          : `bench: ${dir} holds recordings at ${held.map((n) => n.slice(6)).join(' and ')} workers, none at ${workers}: replay with --workers set to one of them`,
+      );
+    },
     async freshRun(kind, workers) {
       const runDir = path.join(dir, `runs-${kind}-${workers}`);
       const reportDir = path.join(dir, `report-${kind}-${workers}`);

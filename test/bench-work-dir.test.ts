@@ -53,6 +53,12 @@ test('bench work folder: a kept folder keeps its port and gathers the runs of ev
   const replay = await second.freshRun('replay', 2);
   assert.equal(replay.calls, record.calls);
   assert.deepEqual(await fs.readdir(record.calls), ['entry.json']);
+  // The only recording is replayed at any worker count; with two, a replay must name one of them.
+  assert.deepEqual(await second.recordingToReplay(1), { dir: record.calls, workers: 2 });
+  await fs.mkdir(second.recordingDir(1));
+  assert.deepEqual(await second.recordingToReplay(1), { dir: second.recordingDir(1), workers: 1 });
+  await assert.rejects(second.recordingToReplay(3), /recordings at 1 and 2 workers, none at 3/);
+  await fs.rm(second.recordingDir(1), { recursive: true });
   await second.freshRun('record', 2);
   await assert.rejects(fs.stat(record.calls), 'a new recording does not inherit the last one\'s calls');
 
