@@ -15,25 +15,57 @@ async function readText(file: string): Promise<string | null> {
 
 const kb = (status: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
 
+export type ProcessKind = 'browser' | 'worker' | 'other';
+
+/**
+ * A process of the run (its environment carries the run's marker) is a browser process or a Playwright
+ * worker, told apart by its command line (NUL-separated, as /proc gives it). A worker runs Playwright's
+ * worker entry; the runner's own command line (`playwright test --workers=2`) must not count as one, as it
+ * did when any "playwright ... worker" matched: the runner's memory was reported as a worker's.
+ */
+export function processKind(environ: string | null, cmdline: string, marker: string): ProcessKind {
+  if (!environ?.includes(marker)) return 'other';
+  if (/chrom/i.test(cmdline)) return 'browser';
+  return /[\\/]playwright[\\/]lib[\\/].*worker[^\0]*Entry/i.test(cmdline) ? 'worker' : 'other';
+}
+
+/**
+ * A process's kind is read once (its environment and command line do not change): reading every process's
+ * environment four times a second cost the bench's own process a tenth of a core, measured, on a machine
+ * whose two cores the run under test needs.
+ */
 export function sampleRss(marker: string, everyMs = 250): RssSampler {
   let workerPeak = 0;
   let browserPeak = 0;
   let supported = true;
+  const kinds = new Map<string, ProcessKind>();
+  const kindOf = async (pid: string): Promise<ProcessKind> => {
+    const known = kinds.get(pid);
+    if (known) return known;
+    const env = await readText(`/proc/${pid}/environ`);
+    const kind = processKind(env, env?.includes(marker) ? ((await readText(`/proc/${pid}/cmdline`)) ?? '') : '', marker);
+    // A process just forked shows its parent's command line until it execs, so a process of the run that is
+    // not yet a worker or a browser is asked again; the run's processes all descend from one that had the marker.
+    if (kind !== 'other' || !env?.includes(marker)) kinds.set(pid, kind);
+    return kind;
+  };
   const tick = async () => {
-    const pids = await fs.readdir('/proc').catch(() => null);
-    if (!pids) {
+    const listed = await fs.readdir('/proc').catch(() => null);
+    if (!listed) {
       supported = false;
       return;
     }
+    const pids = new Set(listed.filter((p) => /^\d+$/.test(p)));
+    // A pid that is gone may come back as another process.
+    for (const pid of kinds.keys()) if (!pids.has(pid)) kinds.delete(pid);
     let browser = 0;
-    for (const pid of pids.filter((p) => /^\d+$/.test(p))) {
-      const env = await readText(`/proc/${pid}/environ`);
-      if (!env?.includes(marker)) continue;
+    for (const pid of pids) {
+      const kind = await kindOf(pid);
+      if (kind === 'other') continue;
       const status = await readText(`/proc/${pid}/status`);
       if (!status) continue;
-      const cmd = (await readText(`/proc/${pid}/cmdline`)) ?? '';
-      if (/chrom/i.test(cmd)) browser += kb(status, 'VmRSS');
-      else if (/playwright.*worker/i.test(cmd)) workerPeak = Math.max(workerPeak, kb(status, 'VmHWM'));
+      if (kind === 'browser') browser += kb(status, 'VmRSS');
+      else workerPeak = Math.max(workerPeak, kb(status, 'VmHWM'));
     }
     browserPeak = Math.max(browserPeak, browser);
   };
