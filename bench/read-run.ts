@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema } from '../protocol/annotations.js';
+import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema } from '../protocol/annotations.js';
 import { ReportSchema } from '../reporters/report-schema.js';
 import { dist, type RunFigures } from './summary.js';
 import { workerStarts, type TimedResult } from './worker-starts.js';
@@ -19,6 +19,8 @@ interface SlotRun {
   timed: TimedResult | null;
   /** The episode's own duration when this test ran it (not read from the cache). */
   ranEpisodeMs: number | null;
+  /** The verdict was read from the verdict cache, not judged. */
+  cachedVerdict: boolean;
 }
 
 function annotation<T>(list: Array<{ type: string; description?: string }>, type: string, schema: z.ZodType<T>): T | undefined {
@@ -39,7 +41,8 @@ function slotRuns(suite: Suite, out: SlotRun[]): void {
         if (!slot) continue;
         const episode = annotation(list, ANNOTATION.episode, EpisodeAnnotationSchema);
         const timed = r.workerIndex !== undefined && r.parallelIndex !== undefined ? { workerIndex: r.workerIndex, parallelIndex: r.parallelIndex, startMs: Date.parse(r.startTime), durationMs: r.duration } : null;
-        out.push({ caseId: slot.caseId, durationMs: r.duration, timed, ranEpisodeMs: episode && !episode.cached ? episode.durationMs : null });
+        const verdict = annotation(list, ANNOTATION.verdict, VerdictAnnotationSchema);
+        out.push({ caseId: slot.caseId, durationMs: r.duration, timed, ranEpisodeMs: episode && !episode.cached ? episode.durationMs : null, cachedVerdict: verdict?.cached === true });
       }
     }
   }
@@ -61,20 +64,23 @@ async function trajectories(runDir: string): Promise<Array<{ durationMs: number;
 }
 
 /**
- * Per slot judged: the test's time less the episode it ran, if it ran one. Per verify step and per episode:
+ * Per slot judged: the test's time less the episode it ran, if it ran one; a verdict read from the verdict
+ * cache was not judged, so it is counted apart and left out of the times. Per verify step and per episode:
  * the trajectories' own timings (zero-latency models, so harness time).
  */
-export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string, run: { wallMs: number; workers: number }): Promise<Pick<RunFigures, 'slotsJudged' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'tcr' | 'workerStarts'>> {
+export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string, run: { wallMs: number; workers: number }): Promise<Pick<RunFigures, 'slotsJudged' | 'verdictCacheHits' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'tcr' | 'workerStarts'>> {
   const report = JSON.parse(await fs.readFile(jsonReport, 'utf8')) as { suites: Suite[] };
   const runs: SlotRun[] = [];
   for (const s of report.suites) slotRuns(s, runs);
-  const slotTimes = runs.map((r) => Math.max(0, r.durationMs - (r.ranEpisodeMs ?? 0)));
+  const judged = runs.filter((r) => !r.cachedVerdict);
+  const slotTimes = judged.map((r) => Math.max(0, r.durationMs - (r.ranEpisodeMs ?? 0)));
   const ts = await trajectories(runDir);
   const iwb = ReportSchema.parse(JSON.parse(await fs.readFile(iwbReport, 'utf8')));
   const statuses: Record<string, number> = {};
   for (const c of iwb.cases) for (const slot of c.slots) statuses[slot.status] = (statuses[slot.status] ?? 0) + 1;
   return {
-    slotsJudged: runs.length,
+    slotsJudged: judged.length,
+    verdictCacheHits: runs.length - judged.length,
     slotMs: dist(slotTimes),
     verifyMs: dist(ts.flatMap((t) => t.steps.filter((s) => s.action === 'verify').map((s) => s.latencyMs))),
     episodeMs: dist(ts.map((t) => t.durationMs)),

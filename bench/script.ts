@@ -1,25 +1,38 @@
+import { createHash } from 'node:crypto';
 import { preflightAnswer } from '../test/fake-quirks.js';
 import { lastUserText, reply, schemaName, type FakeReply, type RecordedRequest } from '../test/fake-server.js';
 
 /** Model names the bench gives its roles: one fake server answers them all and tells them apart by model. */
 export const BENCH_MODELS = { agent: 'bench-agent', user: 'bench-user', judge: 'bench-judge' } as const;
 
-const SITE = (title: string) => `<!doctype html>
+const SITE = (title: string, request: string) => `<!doctype html>
 <html><head><meta charset="utf-8"><title>${title}</title>
 <style>body{font-family:sans-serif;margin:2rem} header{background:#123;color:#fff;padding:1rem} button{padding:.5rem 1rem}</style></head>
 <body><header><h1>${title}</h1><nav><a href="#list">List</a> <a href="#about">About</a></nav></header>
 <main><input id="item" aria-label="New item" placeholder="New item"> <button id="add">Add</button><ul id="list"></ul>
 <section id="about"><p>A small page written by the bench agent.</p></section></main>
+<footer>Request ${request}</footer>
 <script>document.getElementById('add').addEventListener('click',()=>{const li=document.createElement('li');li.textContent=document.getElementById('item').value||'Item';document.getElementById('list').append(li);});</script>
 </body></html>`;
 
 const tool = (name: string, args: unknown): FakeReply => reply.tools([{ name, arguments: args, id: `call_${name}` }]);
 
+/**
+ * Names the request a site answers: the first user message (the case's instruction) differs from case to
+ * case. Every case's site must differ, as a real agent's would: with one site for all four personas of a
+ * task, three of every four slots were answered from the verdict cache (keyed by site and slot), and the
+ * bench timed cache reads as judging.
+ */
+function requestToken(req: RecordedRequest): string {
+  const first = req.body.messages.find((m) => m.role === 'user');
+  return createHash('sha256').update(JSON.stringify(first?.content ?? '')).digest('hex').slice(0, 8);
+}
+
 /** The agent asks once, writes a small site in one step, verifies once and submits. */
 function agent(req: RecordedRequest): FakeReply {
   const done = req.body.messages.filter((m) => m.role === 'tool').length;
   if (done === 0) return tool('clarify', { question: 'What should the page be called?' });
-  if (done === 1) return tool('implement', { files: [{ path: 'index.html', content: SITE('Bench page') }] });
+  if (done === 1) return tool('implement', { files: [{ path: 'index.html', content: SITE('Bench page', requestToken(req)) }] });
   if (done === 2) return tool('verify', { path: '/' });
   return tool('submit', {});
 }

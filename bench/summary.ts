@@ -18,6 +18,8 @@ export const RunFiguresSchema = z.object({
   wallS: z.number(),
   exitCode: z.number().nullable(),
   slotsJudged: z.number().int(),
+  /** Slots whose verdict came from the verdict cache (left out of slotMs); absent in benches written before it was counted. */
+  verdictCacheHits: z.number().int().optional(),
   slotMs: Dist,
   verifyMs: Dist,
   episodeMs: Dist,
@@ -113,11 +115,16 @@ export function benchMarkdown(b: Bench): string {
         `${Object.entries(r.statuses).map(([k, v]) => `${v} ${k}`).join(', ')} | ${r.tcr === null ? '–' : (r.tcr * 100).toFixed(1) + '%'} |`,
     ),
     '',
+    ...b.runs.flatMap((r) =>
+      r.verdictCacheHits
+        ? [`Verdict cache (${r.kind}, ${r.workers} worker${r.workers > 1 ? 's' : ''}): ${r.verdictCacheHits} slots were answered from it, not judged, and are left out of the slot times.`, '']
+        : [],
+    ),
     ...b.runs.flatMap((r) => {
       const w = r.workerStarts;
       if (!w) return [];
       return [
-        `Worker starts (${r.kind}, ${r.workers} worker${r.workers > 1 ? 's' : ''}): ${w.workers} worker processes for ${r.slotsJudged} slots. ` +
+        `Worker starts (${r.kind}, ${r.workers} worker${r.workers > 1 ? 's' : ''}): ${w.workers} worker processes for ${r.slotsJudged + (r.verdictCacheHits ?? 0)} slots. ` +
           `A test waited ${ms(w.newWorkerGapMs)} ms (median / p95) for a new worker after a failed one, ${ms(w.sameWorkerGapMs)} ms when the worker stayed` +
           (w.shareOfWorkerTime === null ? '.' : `; new workers took ${(w.shareOfWorkerTime * 100).toFixed(0)}% of the run's worker time.`),
         '',

@@ -22,11 +22,15 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gat
     assert.equal(bench.dataset.cases, 4);
     assert.deepEqual(bench.runs.map((r) => [r.kind, r.workers]), [['record', 2], ['replay', 2]]);
     const [record, replay] = bench.runs;
+    // The slice is one task's four personas: each case's site differs, as a real agent's would, so no slot
+    // is answered from another persona's verdict (keyed by site and slot).
+    assert.equal(record!.verdictCacheHits, 0);
     assert.equal(record!.slotsJudged, bench.dataset.slots, 'every slot of the slice was judged');
     assert.ok(record!.verifyMs.n >= bench.dataset.cases, 'each episode verified once');
     assert.equal(record!.episodeMs.n, bench.dataset.cases);
     assert.ok(record!.modelRequests > 0);
     assert.equal(replay!.slotsJudged, bench.dataset.slots);
+    assert.equal(replay!.verdictCacheHits, 0, 'a replay judges again from the recorded calls');
     assert.equal(replay!.modelRequests, 0, 'a replay in a later invocation finds every call: same port, same keys');
     assert.deepEqual(replay!.statuses, record!.statuses);
     // The scripted judge fails some slots, and Playwright replaces the worker after each.
