@@ -48,24 +48,25 @@ export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
     port = text === undefined ? undefined : z.coerce.number().int().min(1).max(65535).parse(text.trim());
   }
   const figuresFile = (r: Pick<RunFigures, 'kind' | 'workers'>) => path.join(dir, `figures-${r.kind}-${r.workers}.json`);
+  const allFigures = async (): Promise<RunFigures[]> => {
+    const names = (await fs.readdir(dir)).filter((n) => /^figures-(record|replay)-\d+\.json$/.test(n));
+    const runs = await Promise.all(
+      names.map(async (n) => {
+        const file = path.join(dir, n);
+        const parsed = RunFiguresSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+        if (!parsed.success) throw new Error(`bench: ${file} is not a run's figures: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
+        return parsed.data;
+      }),
+    );
+    return runs.sort((a, b) => (a.kind === b.kind ? a.workers - b.workers : a.kind === 'record' ? -1 : 1));
+  };
   return {
     dir,
     port,
     async saveFigures(run) {
       await fs.writeFile(figuresFile(run), JSON.stringify(run, null, 2) + '\n');
     },
-    async allFigures() {
-      const names = (await fs.readdir(dir)).filter((n) => /^figures-(record|replay)-\d+\.json$/.test(n));
-      const runs = await Promise.all(
-        names.map(async (n) => {
-          const file = path.join(dir, n);
-          const parsed = RunFiguresSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
-          if (!parsed.success) throw new Error(`bench: ${file} is not a run's figures: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
-          return parsed.data;
-        }),
-      );
-      return runs.sort((a, b) => (a.kind === b.kind ? a.workers - b.workers : a.kind === 'record' ? -1 : 1));
-    },
+    allFigures,
     recordingDir: (workers) => path.join(dir, `calls-${workers}`),
     async recordingToReplay(workers) {
       const held = (await fs.readdir(dir)).filter((n) => /^calls-\d+$/.test(n)).sort();
@@ -83,6 +84,12 @@ export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
       const reportDir = path.join(dir, `report-${kind}-${workers}`);
       const calls = path.join(dir, `calls-${workers}`);
       for (const d of kind === 'record' ? [runDir, reportDir, calls] : [runDir, reportDir]) await fs.rm(d, { recursive: true, force: true });
+      // A new recording outdates the replays of the one it replaces: their figures would be gathered beside it.
+      if (kind === 'record') {
+        for (const old of await allFigures()) {
+          if (old.kind === 'replay' && (old.recordedWith ?? old.workers) === workers) await fs.rm(figuresFile(old), { force: true });
+        }
+      }
       return { runDir, reportDir, calls };
     },
     async checkDataset(slice) {

@@ -59,8 +59,14 @@ test('bench work folder: a kept folder keeps its port and gathers the runs of ev
   assert.deepEqual(await second.recordingToReplay(1), { dir: second.recordingDir(1), workers: 1 });
   await assert.rejects(second.recordingToReplay(3), /recordings at 1 and 2 workers, none at 3/);
   await fs.rm(second.recordingDir(1), { recursive: true });
+  await second.saveFigures({ ...figures('replay', 1), recordedWith: 2 });
   await second.freshRun('record', 2);
   await assert.rejects(fs.stat(record.calls), 'a new recording does not inherit the last one\'s calls');
+  assert.deepEqual(
+    (await second.allFigures()).map((r) => `${r.kind}-${r.workers}`),
+    ['record-1', 'record-2'],
+    'the replays of the replaced recording are dropped, whatever their worker count',
+  );
 
   // One dataset slice per folder.
   await second.checkDataset({ file: 'all.jsonl', cases: 4, slots: 20 });
