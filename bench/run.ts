@@ -43,9 +43,9 @@ function parseArgs(argv: string[]): Options {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const quick = argv.includes('--quick');
-  const cases = value('--cases') ?? (quick ? '4' : undefined);
+  const cases = value('--cases') ?? (quick ? '2' : undefined);
   if (cases !== undefined && !/^\d+$/.test(cases)) throw new Error(`--cases must be a positive integer, got ${cases}`);
-  const workers = (value('--workers') ?? (quick ? '2' : '1,2')).split(',').map(Number);
+  const workers = (value('--workers') ?? (quick ? '1' : '1,2')).split(',').map(Number);
   if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`--workers must list positive integers, got ${value('--workers')}`);
   const replayOnly = argv.includes('--replay-only');
   const work = value('--work');

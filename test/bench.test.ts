@@ -19,10 +19,10 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gat
     assert.equal(run.status, 0, run.output.slice(-3000));
     const bench = BenchSchema.parse(JSON.parse(await fs.readFile(path.join(out, 'bench.json'), 'utf8')));
     assert.equal(bench.quick, true);
-    assert.equal(bench.dataset.cases, 4);
-    assert.deepEqual(bench.runs.map((r) => [r.kind, r.workers]), [['record', 2], ['replay', 2]]);
+    assert.equal(bench.dataset.cases, 2);
+    assert.deepEqual(bench.runs.map((r) => [r.kind, r.workers]), [['record', 1], ['replay', 1]]);
     const [record, replay] = bench.runs;
-    // The slice is one task's four personas: each case's site differs, as a real agent's would, so no slot
+    // The slice is two personas of one task: each case's site differs, as a real agent's would, so no slot
     // is answered from another persona's verdict (keyed by site and slot).
     assert.equal(record!.verdictCacheHits, 0);
     assert.equal(record!.slotsJudged, bench.dataset.slots, 'every slot of the slice was judged');
@@ -39,9 +39,9 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gat
     assert.ok(record!.workerStarts.newWorkerGapMs.n > 0);
     assert.ok(bench.som.labelled >= 400, `most of the 500 elements labelled: ${bench.som.labelled}`);
     const md = await fs.readFile(path.join(out, 'bench.md'), 'utf8');
-    assert.match(md, /\| record \| 2 \|/);
+    assert.match(md, /\| record \| 1 \|/);
     assert.match(md, /SoM labelling of a 500-element page/);
-    assert.match(md, /Worker starts \(record, 2 workers\): \d+ worker processes/);
+    assert.match(md, /Worker starts \(record, 1 worker\): \d+ worker processes/);
   } finally {
     await fs.rm(out, { recursive: true, force: true });
   }
