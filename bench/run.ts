@@ -113,8 +113,11 @@ async function main(): Promise<void> {
       }),
     );
     const runs: RunFigures[] = [];
-    const once = async (workers: number, kind: RunFigures['kind'], calls: string, recordedWith?: number): Promise<void> => {
-      const { runDir, reportDir } = await workDir.freshRun(kind, workers);
+    /** A replay names the recording it reads; a recording writes its own, emptied by freshRun. */
+    const once = async (workers: number, kind: RunFigures['kind'], recording?: { dir: string; workers: number }): Promise<void> => {
+      const { runDir, reportDir, calls: ownCalls } = await workDir.freshRun(kind, workers);
+      const calls = recording?.dir ?? ownCalls;
+      const recordedWith = recording?.workers;
       const marker = randomUUID();
       const json = path.join(work, `${kind}-${workers}.json`);
       const before = modelRequests + fake.requests.length;
@@ -143,12 +146,12 @@ async function main(): Promise<void> {
       await workDir.saveFigures(run);
       runs.push(run);
     };
-    if (!opts.replayOnly) for (const w of opts.workers) await once(w, 'record', workDir.recordingDir(w));
+    if (!opts.replayOnly) for (const w of opts.workers) await once(w, 'record');
     const last = opts.workers.at(-1)!;
     if (opts.replay) {
       const recording = await workDir.recordingToReplay(last);
       // Its own run folder: a replay must not read the recording's episodes or verdicts, only its calls.
-      await once(last, 'replay', recording.dir, recording.workers);
+      await once(last, 'replay', recording);
     }
     // A kept folder gathers the runs of earlier invocations too.
     if (opts.work) runs.splice(0, runs.length, ...(await workDir.allFigures()));

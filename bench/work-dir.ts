@@ -47,6 +47,7 @@ export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
     const text = await fs.readFile(path.join(dir, PORT_FILE), 'utf8').catch(() => undefined);
     port = text === undefined ? undefined : z.coerce.number().int().min(1).max(65535).parse(text.trim());
   }
+  const recordingDir = (workers: number) => path.join(dir, `calls-${workers}`);
   const figuresFile = (r: Pick<RunFigures, 'kind' | 'workers'>) => path.join(dir, `figures-${r.kind}-${r.workers}.json`);
   const allFigures = async (): Promise<RunFigures[]> => {
     const names = (await fs.readdir(dir)).filter((n) => /^figures-(record|replay)-\d+\.json$/.test(n));
@@ -67,7 +68,7 @@ export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
       await fs.writeFile(figuresFile(run), JSON.stringify(run, null, 2) + '\n');
     },
     allFigures,
-    recordingDir: (workers) => path.join(dir, `calls-${workers}`),
+    recordingDir,
     async recordingToReplay(workers) {
       const held = (await fs.readdir(dir)).filter((n) => /^calls-\d+$/.test(n)).sort();
       const own = `calls-${workers}`;
@@ -82,7 +83,7 @@ export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
     async freshRun(kind, workers) {
       const runDir = path.join(dir, `runs-${kind}-${workers}`);
       const reportDir = path.join(dir, `report-${kind}-${workers}`);
-      const calls = path.join(dir, `calls-${workers}`);
+      const calls = recordingDir(workers);
       for (const d of kind === 'record' ? [runDir, reportDir, calls] : [runDir, reportDir]) await fs.rm(d, { recursive: true, force: true });
       // A new recording outdates the replays of the one it replaces: their figures would be gathered beside it.
       if (kind === 'record') {

@@ -183,8 +183,13 @@ export async function startFakeServer(options: { port?: number } = {}): Promise<
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e) => reject(new Error(`fake server: cannot listen on 127.0.0.1:${options.port ?? 0}: ${e.message}`)));
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+    const refused = (e: Error) => reject(new Error(`fake server: cannot listen on 127.0.0.1:${options.port ?? 0}: ${e.message}`));
+    server.once('error', refused);
+    // Only the listen's own error is this promise's: a later one must not be swallowed by a settled promise.
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', refused);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
 
