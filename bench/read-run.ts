@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ANNOTATION, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema } from '../protocol/annotations.js';
+import { ANNOTATION, EpisodeAnnotationSchema, JudgingAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, type JudgingAnnotation } from '../protocol/annotations.js';
 import { ReportSchema } from '../reporters/report-schema.js';
 import { dist, type RunFigures } from './summary.js';
 import { workerStarts, type TimedResult } from './worker-starts.js';
@@ -13,9 +13,12 @@ interface Suite {
   specs?: Array<{ tests: Array<{ annotations?: Array<{ type: string; description?: string }>; results: unknown[] }> }>;
 }
 
-interface SlotRun {
+export interface SlotRun {
   caseId: string;
+  slotId: string;
   durationMs: number;
+  /** Where the slot was judged and how long that took (absent in reports of runs that judged in each slot's test). */
+  judging?: JudgingAnnotation;
   timed: TimedResult | null;
   /** The episode's own duration when this test ran it (not read from the cache). */
   ranEpisodeMs: number | null;
@@ -42,7 +45,8 @@ function slotRuns(suite: Suite, out: SlotRun[]): void {
         const episode = annotation(list, ANNOTATION.episode, EpisodeAnnotationSchema);
         const timed = r.workerIndex !== undefined && r.parallelIndex !== undefined ? { workerIndex: r.workerIndex, parallelIndex: r.parallelIndex, startMs: Date.parse(r.startTime), durationMs: r.duration } : null;
         const verdict = annotation(list, ANNOTATION.verdict, VerdictAnnotationSchema);
-        out.push({ caseId: slot.caseId, durationMs: r.duration, timed, ranEpisodeMs: episode && !episode.cached ? episode.durationMs : null, cachedVerdict: verdict?.cached === true });
+        const judging = annotation(list, ANNOTATION.judging, JudgingAnnotationSchema);
+        out.push({ caseId: slot.caseId, slotId: slot.slotId, durationMs: r.duration, ...(judging ? { judging } : {}), timed, ranEpisodeMs: episode && !episode.cached ? episode.durationMs : null, cachedVerdict: verdict?.cached === true });
       }
     }
   }
@@ -64,16 +68,30 @@ async function trajectories(runDir: string): Promise<Array<{ durationMs: number;
 }
 
 /**
- * Per slot judged: the test's time less the episode it ran, if it ran one; a verdict read from the verdict
- * cache was not judged, so it is counted apart and left out of the times. Per verify step and per episode:
+ * A slot's harness time: its test's time less the episode it ran, if it ran one. A case's first slot test
+ * judges the case's other slots too; each of those is given its own judging time, and the judging test keeps
+ * only what is left, so the times still add up to the tests' time.
+ */
+export function slotTimes(runs: SlotRun[]): number[] {
+  const judgedElsewhere = (r: SlotRun) => (r.judging && r.judging.by !== r.slotId ? r.judging.ms : 0);
+  return runs.map((r) => {
+    const ahead = runs.filter((o) => o !== r && o.caseId === r.caseId && o.judging?.by === r.slotId && o.judging.by !== o.slotId).reduce((sum, o) => sum + o.judging!.ms, 0);
+    return Math.max(0, r.durationMs - (r.ranEpisodeMs ?? 0) - ahead + judgedElsewhere(r));
+  });
+}
+
+/**
+ * Per slot judged: its harness time (slotTimes); a verdict read from the verdict cache was not judged, so it
+ * is counted apart and left out of the times. Per verify step and per episode:
  * the trajectories' own timings (zero-latency models, so harness time).
  */
 export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string, run: { wallMs: number; workers: number }): Promise<Pick<RunFigures, 'slotsJudged' | 'verdictCacheHits' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'tcr' | 'workerStarts'>> {
   const report = JSON.parse(await fs.readFile(jsonReport, 'utf8')) as { suites: Suite[] };
   const runs: SlotRun[] = [];
   for (const s of report.suites) slotRuns(s, runs);
+  const times = slotTimes(runs);
   const judged = runs.filter((r) => !r.cachedVerdict);
-  const slotTimes = judged.map((r) => Math.max(0, r.durationMs - (r.ranEpisodeMs ?? 0)));
+  const judgedTimes = times.filter((_, i) => !runs[i]!.cachedVerdict);
   const ts = await trajectories(runDir);
   const iwb = ReportSchema.parse(JSON.parse(await fs.readFile(iwbReport, 'utf8')));
   const statuses: Record<string, number> = {};
@@ -81,7 +99,7 @@ export async function readRunReport(jsonReport: string, runDir: string, iwbRepor
   return {
     slotsJudged: judged.length,
     verdictCacheHits: runs.length - judged.length,
-    slotMs: dist(slotTimes),
+    slotMs: dist(judgedTimes),
     verifyMs: dist(ts.flatMap((t) => t.steps.filter((s) => s.action === 'verify').map((s) => s.latencyMs))),
     episodeMs: dist(ts.map((t) => t.durationMs)),
     statuses,

@@ -1,18 +1,30 @@
 import { expect as baseExpect, test } from '@playwright/test';
 import { verdictAnnotation } from '../protocol/build.js';
 import type { WeightedSlot } from '../slots/schema.js';
-import type { Judge, SiteUnderTest, Verdict } from './types.js';
+import type { SlotJudging } from './judged-slots.js';
+import type { Verdict } from './types.js';
 
 /**
- * `await expect(site).toSatisfySlot(slot, judge)`: asks the judge, records its verdict where the
- * reporter and the HTML report find it, and turns it into a test outcome. An unjudged slot is skipped
- * with its reason, never counted as passed or failed; an errored one fails with a message that says
+ * `await expect(judging).toSatisfySlot(slot)`: gets the slot's verdict (judged in this test, or ahead of it
+ * by the case's first slot test), shows the judge's steps and screenshots in this test, records the verdict
+ * where the reporter and the HTML report find it, and turns it into a test outcome. An unjudged slot is
+ * skipped with its reason, never counted as passed or failed; an errored one fails with a message that says
  * it is the harness's failure, and its annotation keeps it out of the model's scores.
  */
 export const expect = baseExpect.extend({
-  async toSatisfySlot(site: SiteUnderTest, slot: WeightedSlot, judge: Judge) {
+  async toSatisfySlot(judging: SlotJudging, slot: WeightedSlot) {
     const info = test.info();
-    const verdict = await test.step(`${judge.name} judges ${slot.id}: ${slot.task}`, () => judge.judge(site, slot), { box: true });
+    const judged = await judging.judge(slot.id);
+    const { verdict } = judged;
+    await test.step(
+      judged.step,
+      async () => {
+        for (const s of judged.steps) await test.step(s, async () => {});
+        for (const a of judged.attachments) await info.attach(a.name, { path: a.path, contentType: a.contentType });
+      },
+      { box: true },
+    );
+    info.annotations.push(...judged.annotations);
     recordVerdict(verdict);
     await info.attach(`verdict ${slot.id}`, { body: JSON.stringify(verdict, null, 2), contentType: 'application/json' });
     if (verdict.status === 'unjudged') test.skip(true, `unjudged: ${verdict.evidence}`);
@@ -23,7 +35,7 @@ export const expect = baseExpect.extend({
       message: () =>
         verdict.status === 'errored'
           ? `slot ${slot.id} errored (a harness failure, not the model's): ${verdict.evidence}`
-          : `slot ${slot.id} (${slot.assertionType}) ${pass ? 'holds' : 'does not hold'}: ${slot.expectedResult}\n${judge.name}: ${verdict.evidence}`,
+          : `slot ${slot.id} (${slot.assertionType}) ${pass ? 'holds' : 'does not hold'}: ${slot.expectedResult}\n${verdict.judge}: ${verdict.evidence}`,
     };
   },
 });

@@ -12,6 +12,7 @@ export const ANNOTATION = {
   verdict: 'iwb.verdict',
   episode: 'iwb.episode',
   visual: 'iwb.visual',
+  judging: 'iwb.judging',
 } as const;
 
 export const SlotAnnotationSchema = z.object({
@@ -115,3 +116,11 @@ export const VisualAnnotationSchema = z.object({
   usage: z.object({ model: z.string(), prompt: z.number(), completion: z.number() }).optional(),
 });
 export type VisualAnnotation = z.infer<typeof VisualAnnotationSchema>;
+
+/**
+ * Where a slot's judging ran and how long it took: a case's first slot test judges every slot of the case
+ * (fixtures/judge-case.ts), so a slot test's own duration is not its judging time. `by` is the slot whose
+ * test judged it; `ms` the harness time its judging took there (fresh page, judge, screenshots, record).
+ */
+export const JudgingAnnotationSchema = z.object({ by: z.string(), ms: z.number() });
+export type JudgingAnnotation = z.infer<typeof JudgingAnnotationSchema>;

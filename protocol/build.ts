@@ -2,11 +2,13 @@ import type { z } from 'zod';
 import {
   ANNOTATION,
   EpisodeAnnotationSchema,
+  JudgingAnnotationSchema,
   SlotAnnotationSchema,
   VerdictAnnotationSchema,
   VisualAnnotationSchema,
   type EpisodeAnnotation,
   type IntentAnnotation,
+  type JudgingAnnotation,
   type SlotAnnotation,
   type UsageEntry,
   type VerdictAnnotation,
@@ -129,4 +131,8 @@ export function hasReasoningText(steps: EpisodeRecord['steps']): boolean {
 
 export function visualAnnotation(v: VisualAnnotation): Annotation {
   return annotate(ANNOTATION.visual, VisualAnnotationSchema, { ...v, findings: v.findings.slice(0, 20) });
+}
+
+export function judgingAnnotation(j: JudgingAnnotation): Annotation {
+  return annotate(ANNOTATION.judging, JudgingAnnotationSchema, j);
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures/index.js';
-import { loadRuntime } from '../fixtures/runtime.js';
+import { loadCases } from '../fixtures/cases.js';
 import type { Persona } from '../slots/schema.js';
 import { caseTitle, slotTestDetails, slotTestTitle } from './cases.js';
 
@@ -10,7 +10,7 @@ import { caseTitle, slotTestDetails, slotTestTitle } from './cases.js';
  * personas' 3,000 tests cost each new worker about 0.45 s, four times what its own project needs.
  */
 export async function declareSlotTests(persona: Persona): Promise<void> {
-  const { dataset } = await loadRuntime();
+  const dataset = await loadCases();
   for (const c of dataset.cases) {
     if (c.persona !== persona) continue;
     test.describe(caseTitle(c), () => {
@@ -19,8 +19,8 @@ export async function declareSlotTests(persona: Persona): Promise<void> {
       test.describe.configure({ mode: 'default' });
       test.use({ caseId: c.id });
       for (const slot of c.slots) {
-        test(slotTestTitle(slot), slotTestDetails(c, slot), async ({ site, judge }) => {
-          await expect(site).toSatisfySlot(slot, judge);
+        test(slotTestTitle(slot), slotTestDetails(c, slot), async ({ judging }) => {
+          await expect(judging).toSatisfySlot(slot);
         });
       }
     });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadSentence } from '../bench/summary.js';
 import { workerStarts, type TimedResult } from '../bench/worker-starts.js';
+import { slotTimes, type SlotRun } from '../bench/read-run.js';
 
 test('bench: worker starts are read from which worker ran each test and when, per parallel slot', () => {
   const r = (workerIndex: number, parallelIndex: number, startMs: number, durationMs: number): TimedResult => ({ workerIndex, parallelIndex, startMs, durationMs });
@@ -26,4 +27,21 @@ test("bench: only the load at the start can flag other work; the end load is the
   assert.doesNotMatch(loadSentence({ start: 0.4, end: 5.8 }, 2), /other work/);
   assert.match(loadSentence({ start: 0.4, end: 5.8 }, 2), /5\.8 at the end \(the bench's own included\)/);
   assert.match(loadSentence({ start: 3.1, end: 1 }, 2), /other work was running/);
+});
+
+test('bench: a slot judged ahead by its case\'s first slot test is given its judging time, and the judging test keeps the rest', () => {
+  const run = (caseId: string, slotId: string, durationMs: number, judging?: { by: string; ms: number }, ranEpisodeMs: number | null = null): SlotRun => ({ caseId, slotId, durationMs, ...(judging ? { judging } : {}), timed: null, ranEpisodeMs, cachedVerdict: false });
+  const runs = [
+    // Case a: s1's test ran the episode (2,000 ms) and judged s1 (300), s2 (400) and s3 (500); s2 and s3 only read theirs.
+    run('a', 's1', 3300, { by: 's1', ms: 300 }, 2000),
+    run('a', 's2', 20, { by: 's1', ms: 400 }),
+    run('a', 's3', 30, { by: 's1', ms: 500 }),
+    // Case b has a slot s1 too: a's judging is not taken from b's test.
+    run('b', 's1', 900, { by: 's1', ms: 800 }),
+    // A report of a run that judged in each slot's own test: the test's time, less its episode.
+    run('c', 's1', 1500, undefined, 1000),
+  ];
+  assert.deepEqual(slotTimes(runs), [400, 420, 530, 900, 500]);
+  // Nothing is lost or counted twice: the times add up to the tests' time less the episodes.
+  assert.equal(slotTimes(runs).reduce((a, b) => a + b, 0), runs.reduce((a, r) => a + r.durationMs - (r.ranEpisodeMs ?? 0), 0));
 });
