@@ -45,6 +45,8 @@ export type CallCacheMode = (typeof CALL_CACHE_MODES)[number];
 export const RUN_ID_VARIABLE = declareEnv('IWB_RUN_ID', 'set by a Playwright run for its workers: a case\'s episode is attempted once per run');
 /** Set by the run itself for its workers: the one browser server they all connect to (a failed slot restarts a worker, not a browser). */
 export const BROWSER_WS_VARIABLE = declareEnv('IWB_BROWSER_WS', 'set by a Playwright run for its workers: the endpoint of the browser server they share');
+/** Set by the runner for its workers: where it left each persona's cases, so a new worker declares its tests without parsing the dataset again (fixtures/cases.ts). */
+export const CASES_SNAPSHOT_VARIABLE = declareEnv('IWB_CASES_SNAPSHOT', 'set by a Playwright run for its workers: the cases the runner declared, per persona');
 export const SETTINGS_VARIABLES: Readonly<Record<keyof typeof VARIABLES, string>> = VARIABLES;
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');

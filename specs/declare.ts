@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures/index.js';
-import { loadCases } from '../fixtures/cases.js';
+import { casesToDeclare } from '../fixtures/cases.js';
 import type { Persona } from '../slots/schema.js';
 import { caseTitle, slotTestDetails, slotTestTitle } from './cases.js';
 
@@ -10,9 +10,7 @@ import { caseTitle, slotTestDetails, slotTestTitle } from './cases.js';
  * personas' 3,000 tests cost each new worker about 0.45 s, four times what its own project needs.
  */
 export async function declareSlotTests(persona: Persona): Promise<void> {
-  const dataset = await loadCases();
-  for (const c of dataset.cases) {
-    if (c.persona !== persona) continue;
+  for (const c of await casesToDeclare(persona)) {
     test.describe(caseTitle(c), () => {
       // 'default' inside a case keeps its tests in one shard and one worker, in order, while a failed slot
       // does not skip the slots after it.

@@ -19,9 +19,9 @@ const ORIGINAL_TAGS = `@task-(${ORIGINAL.join('|')})(?=\\s|$)`;
 const originalOnly = (grep = '') => ['--grep', grep ? `^(?=.*${grep})(?=.*${ORIGINAL_TAGS})` : ORIGINAL_TAGS];
 
 /** Runs the benchmark the way a user does, in a child process, and reads the report it leaves. */
-async function bench(env: Record<string, string>, args: string[] = []): Promise<{ report: Report; stdout: string; status: number | null; seconds: number }> {
+async function bench(env: Record<string, string>, args: string[] = [], reporters = 'dot,./reporters/iwb-reporter.ts'): Promise<{ report: Report; stdout: string; status: number | null; seconds: number }> {
   const started = Date.now();
-  const run = spawnSync('npx', ['playwright', 'test', '--reporter=dot,./reporters/iwb-reporter.ts', '--output', path.join(env.IWB_REPORT_DIR!, 'test-results'), ...args], {
+  const run = spawnSync('npx', ['playwright', 'test', `--reporter=${reporters}`, '--output', path.join(env.IWB_REPORT_DIR!, 'test-results'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, CI: '' },
     encoding: 'utf8',
@@ -29,6 +29,17 @@ async function bench(env: Record<string, string>, args: string[] = []): Promise<
   });
   const text = await fs.readFile(path.join(env.IWB_REPORT_DIR!, 'report.json'), 'utf8');
   return { report: JSON.parse(text) as Report, stdout: run.stdout + run.stderr, status: run.status, seconds: (Date.now() - started) / 1000 };
+}
+
+interface JsonSuite {
+  suites?: JsonSuite[];
+  specs?: Array<{ tests: Array<{ annotations: Array<{ type: string; description: string }>; results: Array<{ status: string; workerIndex: number; annotations?: Array<{ type: string; description: string }> }> }> }>;
+}
+function slotTestsOf(suite: JsonSuite): Array<{ annotations: Array<{ type: string; description: string }>; status: string; workerIndex: number }> {
+  return [
+    ...(suite.suites ?? []).flatMap(slotTestsOf),
+    ...(suite.specs ?? []).flatMap((s) => s.tests.flatMap((t) => t.results.map((r) => ({ annotations: [...t.annotations, ...(r.annotations ?? [])], status: r.status, workerIndex: r.workerIndex })))),
+  ];
 }
 
 test('end to end: the reference agent scores TCR 1 and HR 0 for every persona, and a rerun reuses its episodes', async () => {
@@ -64,8 +75,23 @@ test('end to end: the null agent scores TCR 0; --grep @hard selects only hard ca
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-e2e-null-'));
   const env = { IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: path.join(tmp, 'report'), IWB_AGENT: 'null' };
   // Two tasks: every slot fails, so every slot test costs a worker restart; more tasks would prove nothing more.
-  const run = await bench(env, ['--project=p-min', '--grep', '@task-(bakery-menu|tip-calculator)(?=\\s|$)']);
+  const json = path.join(tmp, 'playwright.json');
+  const run = await bench({ ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: json }, ['--project=p-min', '--grep', '@task-(bakery-menu|tip-calculator)(?=\\s|$)'], 'dot,json,./reporters/iwb-reporter.ts');
   assert.equal(run.status, 1, 'failed slots fail the Playwright run');
+  // Each case's first slot test judged the case; every other slot test (each in a worker of its own, started
+  // after the failed slot before it) only read its verdict, and says by which test it was judged.
+  const tests = slotTestsOf(JSON.parse(await fs.readFile(json, 'utf8')) as JsonSuite);
+  assert.ok(tests.length > 4, `${tests.length} slot tests`);
+  const firstOf = new Map<string, string>();
+  for (const t of tests) {
+    const slot = JSON.parse(t.annotations.find((a) => a.type === 'iwb.slot')!.description) as { caseId: string; slotId: string };
+    if (!firstOf.has(slot.caseId)) firstOf.set(slot.caseId, slot.slotId);
+    const judging = t.annotations.find((a) => a.type === 'iwb.judging');
+    assert.equal(t.status, 'failed', `${slot.caseId} ${slot.slotId}`);
+    assert.equal((JSON.parse(judging!.description) as { by: string }).by, firstOf.get(slot.caseId), `${slot.caseId} ${slot.slotId} was judged by the case's first slot test`);
+  }
+  assert.equal(firstOf.size, 2);
+  assert.equal(new Set(tests.map((t) => t.workerIndex)).size, tests.length, 'Playwright still starts a worker after each failed slot');
   assert.deepEqual(run.report.meta.agents, ['null']);
   assert.equal(run.report.overall.tcr, 0);
   assert.equal(run.report.overall.vbr, 1, 'an empty submission is a visual bug (blank or unreachable page)');
