@@ -73,10 +73,12 @@ async function trajectories(runDir: string): Promise<Array<{ durationMs: number;
  * only what is left, so the times still add up to the tests' time.
  */
 export function slotTimes(runs: SlotRun[]): number[] {
-  const judgedElsewhere = (r: SlotRun) => (r.judging && r.judging.by !== r.slotId ? r.judging.ms : 0);
+  const judgedElsewhere = (r: SlotRun) => Boolean(r.judging && r.judging.by !== r.slotId);
   return runs.map((r) => {
-    const ahead = runs.filter((o) => o !== r && o.caseId === r.caseId && o.judging?.by === r.slotId && o.judging.by !== o.slotId).reduce((sum, o) => sum + o.judging!.ms, 0);
-    return Math.max(0, r.durationMs - (r.ranEpisodeMs ?? 0) - ahead + judgedElsewhere(r));
+    // A slot judged elsewhere carries its case's episode annotation too, but only the judging test ran the episode.
+    if (judgedElsewhere(r)) return r.durationMs + r.judging!.ms;
+    const ahead = runs.filter((o) => o.caseId === r.caseId && judgedElsewhere(o) && o.judging!.by === r.slotId).reduce((sum, o) => sum + o.judging!.ms, 0);
+    return Math.max(0, r.durationMs - (r.ranEpisodeMs ?? 0) - ahead);
   });
 }
 
