@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readCacheFile } from '../protocol/cache-file.js';
-import { writeAtomic } from '../protocol/atomic-write.js';
+import { fileSafe, writeAtomic } from '../protocol/atomic-write.js';
 import { VerdictSchema, type Verdict } from '../protocol/verdict.js';
 import type { Annotation } from '../protocol/build.js';
 
@@ -36,12 +36,11 @@ export interface JudgedSlotsPlace {
 }
 
 export function judgedSlotsDir(p: JudgedSlotsPlace): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return path.join(p.outputDir, '.iwb-judged', safe(p.runId ?? 'run'), safe(p.caseId), `t${p.trial}`);
+  return path.join(p.outputDir, '.iwb-judged', fileSafe(p.runId ?? 'run'), fileSafe(p.caseId), `t${p.trial}`);
 }
 
 function fileOf(dir: string, slotId: string): string {
-  return path.join(dir, `${slotId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  return path.join(dir, `${fileSafe(slotId)}.json`);
 }
 
 /** The slot's record, or null when it was not judged ahead (or its file is torn: then it is judged again). */
@@ -63,7 +62,7 @@ export interface JudgedSlotDraft {
 /** Writes the screenshots beside the record, then the record (whole or not at all). */
 export async function writeJudgedSlot(dir: string, d: JudgedSlotDraft): Promise<JudgedSlot> {
   await fs.mkdir(dir, { recursive: true });
-  const base = d.slotId.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const base = fileSafe(d.slotId);
   const attachments = await Promise.all(
     d.pngs.map(async (png, i) => {
       const file = path.join(dir, `${base}.${i}.png`);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Case, WeightedSlot } from '../slots/schema.js';
 import { VerdictSchema, type Verdict } from '../protocol/verdict.js';
-import { writeAtomic } from '../protocol/atomic-write.js';
+import { fileSafe, writeAtomic } from '../protocol/atomic-write.js';
 
 /** What decides a verdict: if any of it changes, a cached one is not reused. */
 export interface VerdictKey {
@@ -40,8 +40,7 @@ export class VerdictCache {
 
   fileFor(k: VerdictKey): string {
     const digest = createHash('sha256').update(JSON.stringify([k.siteHash, k.slotId, k.slotHash, k.judgeModel, k.promptVersion, k.mode])).digest('hex').slice(0, 16);
-    const safe = k.slotId.replace(/[^A-Za-z0-9_.-]/g, '_');
-    return path.join(this.dir, k.siteHash.slice(0, 16), `${safe}.${digest}.json`);
+    return path.join(this.dir, k.siteHash.slice(0, 16), `${fileSafe(k.slotId)}.${digest}.json`);
   }
 
   async get(k: VerdictKey): Promise<Verdict | null> {

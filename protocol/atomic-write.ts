@@ -9,3 +9,12 @@ export async function writeAtomic(file: string, content: string): Promise<void> 
   await fs.writeFile(tmp, content);
   await fs.rename(tmp, file);
 }
+
+/**
+ * A name from the data (a case, slot or agent id) as one path segment of the run folder: anything but letters,
+ * digits, `_`, `.` and `-` becomes `_`, and a name of dots only is not allowed to mean this folder or its parent.
+ */
+export function fileSafe(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return /^\.*$/.test(safe) ? safe.replace(/\./g, '_') || '_' : safe;
+}

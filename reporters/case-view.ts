@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Trajectory } from '../agent/trajectory.js';
+import { fileSafe } from '../protocol/atomic-write.js';
 import { parseTrajectory } from '../agent/trajectory-schema.js';
 import type { Case, Degradation } from '../slots/schema.js';
 import type { SlotRecord } from './metrics.js';
@@ -109,7 +110,7 @@ export async function copyCaseAssets(view: CaseView, reportDir: string): Promise
     await put('stderr', 'agent-stderr.log', { path: path.join(view.runFolder, 'agent-stderr.log') });
   }
   for (const r of view.records) {
-    for (const [i, img] of r.images.entries()) await put(`slot:${r.slotId}:${i}`, `judge-${r.slotId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${i}.png`, img);
+    for (const [i, img] of r.images.entries()) await put(`slot:${r.slotId}:${i}`, `judge-${fileSafe(r.slotId)}-${i}.png`, img);
   }
   return out;
 }

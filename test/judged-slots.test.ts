@@ -16,7 +16,10 @@ test('judged slots: a record comes back whole with its screenshots; another run,
     const dir = judgedSlotsDir({ outputDir, runId: 'run-1', caseId: 'tip-calculator_P-MIN', trial: 0 });
     assert.notEqual(dir, judgedSlotsDir({ outputDir, runId: 'run-2', caseId: 'tip-calculator_P-MIN', trial: 0 }));
     assert.notEqual(dir, judgedSlotsDir({ outputDir, runId: 'run-1', caseId: 'tip-calculator_P-MIN', trial: 1 }));
-    assert.ok(judgedSlotsDir({ outputDir, runId: '../../etc', caseId: 'a/b', trial: 0 }).startsWith(outputDir), 'ids cannot leave the output folder');
+    for (const [runId, caseId] of [['../../etc', 'a/b'], ['..', '.'], ['', '...']] as const) {
+      const inside = judgedSlotsDir({ outputDir, runId, caseId, trial: 0 });
+      assert.equal(path.relative(path.join(outputDir, '.iwb-judged'), inside).split(path.sep).length, 3, `ids cannot leave their folder: ${inside}`);
+    }
 
     const verdict = { status: 'fail' as const, evidence: 'no total shown', judge: 'llm-som:m', steps: [{ action: 'click', detail: '[3]' }], durationMs: 812 };
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
