@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, renameSync, writeFileSync } from 'node:fs';
 
 /**
  * The run folder's write rule: a file appears whole or not at all (written to a private name, then renamed),
@@ -17,4 +17,11 @@ export async function writeAtomic(file: string, content: string): Promise<void> 
 export function fileSafe(name: string): string {
   const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
   return /^\.*$/.test(safe) ? safe.replace(/\./g, '_') || '_' : safe;
+}
+
+/** writeAtomic for the few callers that must stay synchronous (memo files read back while a spec declares its tests). */
+export function writeAtomicSync(file: string, content: string): void {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, file);
 }

@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { writeAtomicSync } from '../protocol/atomic-write.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,9 +34,7 @@ export function memoisedPartition(dir = path.join(os.tmpdir(), 'iwb-memo')): Par
     const partition = difficultyPartition(values);
     try {
       fs.mkdirSync(dir, { recursive: true });
-      const tmp = `${file}.${randomUUID()}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify({ values, partition }));
-      fs.renameSync(tmp, file);
+      writeAtomicSync(file, JSON.stringify({ values, partition }));
     } catch {
       // a read-only folder only costs the next worker the clustering
     }
