@@ -13,6 +13,8 @@ export const ANNOTATION = {
   episode: 'iwb.episode',
   visual: 'iwb.visual',
   judging: 'iwb.judging',
+  /** For the reader of the HTML report only: how many requests off the site the judged page made and had refused. */
+  blockedRequests: 'iwb.blocked-requests',
 } as const;
 
 export const SlotAnnotationSchema = z.object({
