@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { readCacheFile } from '../protocol/cache-file.js';
 import { fileSafe, writeAtomic } from '../protocol/atomic-write.js';
 import { VerdictSchema, type Verdict } from '../protocol/verdict.js';
-import type { Annotation } from '../protocol/build.js';
+import { AnnotationRecordSchema, type Annotation } from '../protocol/build.js';
 
 /**
  * A slot judged for its test: the verdict and everything the test shows with it (annotations, the judge's
@@ -15,7 +15,6 @@ import type { Annotation } from '../protocol/build.js';
  * Records live under the project's output folder, which Playwright empties at the start of every run, and
  * under the run's id: a record never outlives the run that made it (the verdict cache is what spans runs).
  */
-const AnnotationSchema = z.object({ type: z.string(), description: z.string() });
 
 export const JudgedSlotSchema = z.object({
   slotId: z.string(),
@@ -23,7 +22,7 @@ export const JudgedSlotSchema = z.object({
   /** The title of the step the judging ran under, and the judge's own steps inside it. */
   step: z.string(),
   steps: z.array(z.string()),
-  annotations: z.array(AnnotationSchema),
+  annotations: z.array(AnnotationRecordSchema),
   attachments: z.array(z.object({ name: z.string(), path: z.string(), contentType: z.string() })),
 });
 export type JudgedSlot = z.infer<typeof JudgedSlotSchema>;

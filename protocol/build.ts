@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   ANNOTATION,
   EpisodeAnnotationSchema,
@@ -23,10 +23,9 @@ import type { Verdict } from './verdict.js';
  * a report built later from half-understood tests. Inputs are structural, so this folder imports nothing
  * from the pipeline above it.
  */
-export interface Annotation {
-  type: string;
-  description: string;
-}
+/** A Playwright test annotation as this project writes it: always with a description. */
+export const AnnotationRecordSchema = z.object({ type: z.string(), description: z.string() });
+export type Annotation = z.infer<typeof AnnotationRecordSchema>;
 
 function annotate<S extends z.ZodType>(type: string, schema: S, payload: z.input<S>): Annotation {
   return { type, description: JSON.stringify(schema.parse(payload)) };

@@ -1,7 +1,5 @@
 import type { Case, WeightedSlot } from '../slots/schema.js';
-import { slotAnnotation } from '../protocol/build.js';
-
-type Annotation = { type: string; description: string };
+import { slotAnnotation, type Annotation } from '../protocol/build.js';
 
 /** Tags and annotations of one generated slot test: how people filter (`--grep @hard`) and reporters read. */
 export function slotTestDetails(c: Case, slot: WeightedSlot): { tag: string[]; annotation: Annotation[] } {
