@@ -4,9 +4,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessageParam,
   ChatCompletionTool,
-  ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { callKey, requestGist, type CallCache } from './call-cache.js';
@@ -14,9 +12,10 @@ import { InfraError, ModelError, SchemaError } from './errors.js';
 import { limited, type RoleLimits } from './limits.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
-import { currentMode, endpointKey, isFormatRefusal, remember, schemaInstruction, stepDown, type ConcreteMode } from './structured-mode.js';
+import { isEmptyReply, reasoningField, toSdkMessage, toSdkToolChoice, usageOf } from './sdk-shapes.js';
+import { currentMode, endpointKey, isFormatRefusal, remember, stepDown, validate, withSchema, type ConcreteMode } from './structured-mode.js';
 import { readReply, splitReasoning } from './tolerant.js';
-import type { ChatMessage, ChatOptions, ChatResult, StructuredResult, ToolCall, ToolChoice } from './types.js';
+import type { ChatMessage, ChatOptions, ChatResult, StructuredResult, ToolCall } from './types.js';
 import { addUsage, NO_USAGE, UsageMeter, type PriceTable, type RoleUsage, type TokenUsage } from './usage.js';
 
 export interface ClientOptions {
@@ -32,63 +31,8 @@ export interface ClientOptions {
   prices?: PriceTable;
 }
 
-function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
-  switch (m.role) {
-    case 'system':
-      return { role: 'system', content: m.content };
-    case 'user':
-      if (typeof m.content === 'string') return { role: 'user', content: m.content };
-      return {
-        role: 'user',
-        content: m.content.map((p) =>
-          p.type === 'text'
-            ? { type: 'text' as const, text: p.text }
-            : { type: 'image_url' as const, image_url: { url: p.url, ...(p.detail ? { detail: p.detail } : {}) } },
-        ),
-      };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: m.content,
-        ...(m.toolCalls?.length
-          ? {
-              tool_calls: m.toolCalls.map((t) => ({
-                id: t.id,
-                type: 'function' as const,
-                function: { name: t.name, arguments: t.arguments },
-              })),
-            }
-          : {}),
-      };
-    case 'tool':
-      return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
-  }
-}
-
-function toSdkToolChoice(c: ToolChoice): ChatCompletionToolChoiceOption {
-  return typeof c === 'string' ? c : { type: 'function', function: { name: c.name } };
-}
-
 /** A reply cut at the token limit is asked for again once, with this many times the limit. */
 const CUT_RETRY_FACTOR = 2;
-
-/** The reasoning a server returns beside the content (DeepSeek R1, vLLM's reasoning parsers, Ollama's think). */
-function reasoningField(message: unknown): string | undefined {
-  const m = message as { reasoning_content?: unknown; reasoning?: unknown };
-  const r = m.reasoning_content ?? m.reasoning;
-  return typeof r === 'string' && r.trim() !== '' ? r : undefined;
-}
-
-function isEmptyReply(completion: ChatCompletion): boolean {
-  const choice = completion.choices[0]!;
-  const m = choice.message;
-  if (choice.finish_reason === 'length' || m.refusal || m.tool_calls?.length) return false;
-  return m.content == null || splitReasoning(m.content).text?.trim() === '';
-}
-
-function usageOf(completion: ChatCompletion): TokenUsage {
-  return { prompt: completion.usage?.prompt_tokens ?? 0, completion: completion.usage?.completion_tokens ?? 0 };
-}
 
 /** The one place the openai SDK is called. One client per role; see llm/roles.ts for where configs come from. */
 export class ModelClient {
@@ -325,34 +269,6 @@ export class ModelClient {
     }
     return { ok: false, error: new SchemaError(this.role, name, this.schemaRetries + 1, issues, lastContent), usage, attempts };
   }
-}
-
-/** In json_object and prompt modes the schema travels in the system prompt. */
-function withSchema(convo: ChatCompletionMessageParam[], mode: ConcreteMode, name: string, schema: unknown): ChatCompletionMessageParam[] {
-  if (mode === 'json_schema') return convo;
-  const note = schemaInstruction(name, schema);
-  const [first, ...rest] = convo;
-  // Appended to the first system message: some chat templates (llama.cpp, Qwen) reject a system message later on.
-  if (first?.role === 'system' && typeof first.content === 'string') return [{ role: 'system', content: `${first.content}\n\n${note}` }, ...rest];
-  return [{ role: 'system', content: note }, ...convo];
-}
-
-function validate<S extends z.ZodType>(
-  schema: S,
-  content: string | null,
-  finishReason: string | null,
-): { ok: true; value: z.output<S> } | { ok: false; issues: string } {
-  if (content === null || content.trim() === '') return { ok: false, issues: 'the reply was empty' };
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch (e) {
-    const cut = finishReason === 'length' ? ' (the reply was cut off at the token limit)' : '';
-    return { ok: false, issues: `the reply is not valid JSON${cut}: ${(e as Error).message}` };
-  }
-  const parsed = schema.safeParse(json);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, issues: z.prettifyError(parsed.error).replace(/\n/g, '; ') };
 }
 
 /** One client per configured role; unconfigured roles are absent, which callers read as "offline". */

@@ -1,3 +1,5 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { z } from 'zod';
 import type { JsonMode } from './roles.js';
 
 /**
@@ -60,4 +62,32 @@ export function schemaInstruction(name: string, schema: unknown): string {
     `Reply with one JSON object only, no prose and no code fence. It must match this JSON Schema ("${name}"):\n` +
     JSON.stringify(schema)
   );
+}
+
+/** In json_object and prompt modes the schema travels in the system prompt. */
+export function withSchema(convo: ChatCompletionMessageParam[], mode: ConcreteMode, name: string, schema: unknown): ChatCompletionMessageParam[] {
+  if (mode === 'json_schema') return convo;
+  const note = schemaInstruction(name, schema);
+  const [first, ...rest] = convo;
+  // Appended to the first system message: some chat templates (llama.cpp, Qwen) reject a system message later on.
+  if (first?.role === 'system' && typeof first.content === 'string') return [{ role: 'system', content: `${first.content}\n\n${note}` }, ...rest];
+  return [{ role: 'system', content: note }, ...convo];
+}
+
+export function validate<S extends z.ZodType>(
+  schema: S,
+  content: string | null,
+  finishReason: string | null,
+): { ok: true; value: z.output<S> } | { ok: false; issues: string } {
+  if (content === null || content.trim() === '') return { ok: false, issues: 'the reply was empty' };
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch (e) {
+    const cut = finishReason === 'length' ? ' (the reply was cut off at the token limit)' : '';
+    return { ok: false, issues: `the reply is not valid JSON${cut}: ${(e as Error).message}` };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, issues: z.prettifyError(parsed.error).replace(/\n/g, '; ') };
 }

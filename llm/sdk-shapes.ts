@@ -1,0 +1,68 @@
+import type {
+  ChatCompletion,
+  ChatCompletionMessageParam,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions';
+import { splitReasoning } from './tolerant.js';
+import type { ChatMessage, ToolChoice } from './types.js';
+import type { TokenUsage } from './usage.js';
+
+/**
+ * This project's chat shapes to the SDK's and back: messages and tool choice out; reasoning, emptiness and
+ * token counts read off a completion, whichever server's dialect it came in.
+ */
+
+export function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
+  switch (m.role) {
+    case 'system':
+      return { role: 'system', content: m.content };
+    case 'user':
+      if (typeof m.content === 'string') return { role: 'user', content: m.content };
+      return {
+        role: 'user',
+        content: m.content.map((p) =>
+          p.type === 'text'
+            ? { type: 'text' as const, text: p.text }
+            : { type: 'image_url' as const, image_url: { url: p.url, ...(p.detail ? { detail: p.detail } : {}) } },
+        ),
+      };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: m.content,
+        ...(m.toolCalls?.length
+          ? {
+              tool_calls: m.toolCalls.map((t) => ({
+                id: t.id,
+                type: 'function' as const,
+                function: { name: t.name, arguments: t.arguments },
+              })),
+            }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  }
+}
+
+export function toSdkToolChoice(c: ToolChoice): ChatCompletionToolChoiceOption {
+  return typeof c === 'string' ? c : { type: 'function', function: { name: c.name } };
+}
+
+/** The reasoning a server returns beside the content (DeepSeek R1, vLLM's reasoning parsers, Ollama's think). */
+export function reasoningField(message: unknown): string | undefined {
+  const m = message as { reasoning_content?: unknown; reasoning?: unknown };
+  const r = m.reasoning_content ?? m.reasoning;
+  return typeof r === 'string' && r.trim() !== '' ? r : undefined;
+}
+
+export function isEmptyReply(completion: ChatCompletion): boolean {
+  const choice = completion.choices[0]!;
+  const m = choice.message;
+  if (choice.finish_reason === 'length' || m.refusal || m.tool_calls?.length) return false;
+  return m.content == null || splitReasoning(m.content).text?.trim() === '';
+}
+
+export function usageOf(completion: ChatCompletion): TokenUsage {
+  return { prompt: completion.usage?.prompt_tokens ?? 0, completion: completion.usage?.completion_tokens ?? 0 };
+}
