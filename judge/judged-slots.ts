@@ -15,7 +15,6 @@ import { AnnotationRecordSchema, type Annotation } from '../protocol/build.js';
  * Records live under the project's output folder, which Playwright empties at the start of every run, and
  * under the run's id: a record never outlives the run that made it (the verdict cache is what spans runs).
  */
-
 export const JudgedSlotSchema = z.object({
   slotId: z.string(),
   verdict: VerdictSchema,

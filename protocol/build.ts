@@ -17,16 +17,16 @@ import {
 import type { EpisodeStatus } from './enums.js';
 import type { Verdict } from './verdict.js';
 
+/** A Playwright test annotation as this project writes it: always with a description. */
+export const AnnotationRecordSchema = z.object({ type: z.string(), description: z.string() });
+export type Annotation = z.infer<typeof AnnotationRecordSchema>;
+
 /**
  * The one place annotations are written. Each builder validates its payload with the same schema the
  * reporter reads it back with, so a writer that drifts from the contract fails where it writes, not in
  * a report built later from half-understood tests. Inputs are structural, so this folder imports nothing
  * from the pipeline above it.
  */
-/** A Playwright test annotation as this project writes it: always with a description. */
-export const AnnotationRecordSchema = z.object({ type: z.string(), description: z.string() });
-export type Annotation = z.infer<typeof AnnotationRecordSchema>;
-
 function annotate<S extends z.ZodType>(type: string, schema: S, payload: z.input<S>): Annotation {
   return { type, description: JSON.stringify(schema.parse(payload)) };
 }
