@@ -5,7 +5,7 @@ import { promises as fs, renameSync, writeFileSync } from 'node:fs';
  * so a reader in another worker never sees half of it and a killed run leaves no torn file behind.
  */
 export async function writeAtomic(file: string, content: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const tmp = privateName(file);
   await fs.writeFile(tmp, content);
   await fs.rename(tmp, file);
 }
@@ -21,7 +21,12 @@ export function fileSafe(name: string): string {
 
 /** writeAtomic for the few callers that must stay synchronous (memo files read back while a spec declares its tests). */
 export function writeAtomicSync(file: string, content: string): void {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const tmp = privateName(file);
   writeFileSync(tmp, content);
   renameSync(tmp, file);
+}
+
+/** A name beside `file` that no other writer, in this process or another, will pick. */
+function privateName(file: string): string {
+  return `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
 }
