@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { shareCompiledCode } from '../fixtures/global-setup.js';
+
+test('the run names a compile cache for its workers, and keeps a folder the user named', () => {
+  const env: NodeJS.ProcessEnv = {};
+  shareCompiledCode(env, '/scratch');
+  assert.equal(env.NODE_COMPILE_CACHE, path.join('/scratch', 'iwb-compile-cache'));
+  const own: NodeJS.ProcessEnv = { NODE_COMPILE_CACHE: '/mine' };
+  shareCompiledCode(own, '/scratch');
+  assert.equal(own.NODE_COMPILE_CACHE, '/mine');
+});
+
+// Node 20 has no compile cache and ignores the variable; on 22.1 or later a child started with it uses it.
+test('a process started with the variable keeps its compiled code there', { skip: !('getCompileCacheDir' in module) && `Node ${process.version} has no compile cache` }, async () => {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-compile-cache-'));
+  try {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH };
+    shareCompiledCode(env, tmp);
+    const dir = execFileSync(process.execPath, ['-e', "console.log(require('node:module').getCompileCacheDir() ?? '')"], { env, encoding: 'utf8' }).trim();
+    assert.ok(dir.startsWith(path.join(tmp, 'iwb-compile-cache')), `the child's compile cache is ${JSON.stringify(dir)}`);
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+});
