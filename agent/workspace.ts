@@ -199,6 +199,8 @@ export async function linesOfCodePaper(root: string): Promise<number> {
 /** How many lines Python's `str.splitlines()` finds: every line boundary it knows, no empty last line. */
 export function splitLinesCount(text: string): number {
   if (text === '') return 0;
+  // Python counts the file, group and record separators (\x1c-\x1e) as line boundaries too.
+  // eslint-disable-next-line no-control-regex
   const parts = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
   return parts[parts.length - 1] === '' ? parts.length - 1 : parts.length;
 }

@@ -67,12 +67,18 @@ async function guarded<T>(page: Page, ms: number, run: () => Promise<T>): Promis
   const guard = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StepFailure(`the page did not respond within ${ms} ms`)), ms);
   });
+  // A page closed under the step is the browser's failure, whatever the step itself returned or threw.
+  const closed = (cause?: unknown) => new Error('Target page, context or browser has been closed', { cause });
+  let result: T;
   try {
-    return await Promise.race([run(), guard]);
-  } finally {
+    result = await Promise.race([run(), guard]);
+  } catch (e) {
     clearTimeout(timer);
-    if (page.isClosed()) throw new Error('Target page, context or browser has been closed');
+    throw page.isClosed() ? closed(e) : e;
   }
+  clearTimeout(timer);
+  if (page.isClosed()) throw closed();
+  return result;
 }
 
 /** A closed page or crashed browser is no verdict on the site; everything else is. */

@@ -20,7 +20,7 @@ export function loadPriceTable(spec: string | undefined, variable = 'IWB_PRICES'
   try {
     raw = JSON.parse(inline ? spec : readFileSync(spec, 'utf8'));
   } catch (e) {
-    throw new Error(`${where}: cannot read the price table as JSON (${(e as Error).message})`);
+    throw new Error(`${where}: cannot read the price table as JSON (${(e as Error).message})`, { cause: e });
   }
   const parsed = PriceTableSchema.safeParse(raw);
   if (!parsed.success) {

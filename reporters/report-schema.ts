@@ -112,7 +112,7 @@ export async function readReport(file: string): Promise<Report> {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file}: not valid JSON (${(e as Error).message})`);
+    throw new Error(`${file}: not valid JSON (${(e as Error).message})`, { cause: e });
   }
   const parsed = ReportSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';

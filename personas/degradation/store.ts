@@ -59,13 +59,13 @@ export async function readDegradationFile(file: string): Promise<DegradationFile
     text = await fs.readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`${file}: cannot read the degradation records (${(e as Error).message})`);
+    throw new Error(`${file}: cannot read the degradation records (${(e as Error).message})`, { cause: e });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file}: not valid JSON (${(e as Error).message}); delete it or re-run \`iwb personas annotate\``);
+    throw new Error(`${file}: not valid JSON (${(e as Error).message}); delete it or re-run \`iwb personas annotate\``, { cause: e });
   }
   const parsed = DegradationFileSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,0 +1,49 @@
+/**
+ * The test tiers. `unit` is every test file not listed below: pure code, fakes on 127.0.0.1, no browser; it runs
+ * with one file per core and must stay under 2 minutes (`npm run test:unit`, the fast loop). `browser` files open
+ * Chromium pages or sandboxes but no whole run; `e2e` files spawn whole Playwright runs or benches, which bring
+ * their own workers, so they run one file at a time. A new test file that starts a browser or a run belongs in
+ * one of the lists: test/tiers.test.ts fails when a listed file is missing.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TEST_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+export type Tier = 'unit' | 'browser' | 'e2e';
+export const TIERS: readonly Tier[] = ['unit', 'browser', 'e2e'];
+
+/** Files per tier run at once: unit and browser files are independent processes on random ports; e2e files each start their own workers. */
+export const CONCURRENCY: Record<Tier, (cores: number) => number> = {
+  unit: (cores) => Math.max(2, cores),
+  browser: (cores) => Math.max(1, cores),
+  e2e: () => 1,
+};
+
+export const BROWSER_FILES: readonly string[] = [
+  'agent-artifact', 'agent-audit', 'agent-command', 'agent-openai', 'agent-paper', 'agent-public-case', 'agent-python',
+  'agent-site', 'bench-rss', 'builtin-npm-site', 'builtin-probes', 'case-viewer', 'chromium', 'crash-rule',
+  'episode-budget', 'episode-judgements', 'hostile-sites', 'judge-llm', 'judge-paper-session', 'judge-som',
+  'judge-visual', 'model-faults', 'page-errors', 'probe-runner', 'sandbox', 'judge-calibration',
+];
+
+export const E2E_FILES: readonly string[] = [
+  'benchmark-e2e', 'bench', 'bench-work-dir', 'compare', 'kill-resume', 'judge-playwright', 'profile-run',
+  'readme-shard', 'report-shard', 'run-locks', 'llm-limits', 'allure', 'dataset-tools', 'compile-cache',
+];
+
+export function tierOf(file: string): Tier {
+  const name = path.basename(file).replace(/\.test\.ts$/, '');
+  if (E2E_FILES.includes(name)) return 'e2e';
+  if (BROWSER_FILES.includes(name)) return 'browser';
+  return 'unit';
+}
+
+/** Every test file of the tier, as paths relative to the project root (sorted: the same order on every machine). */
+export function filesOf(tier: Tier): string[] {
+  return readdirSync(TEST_DIR)
+    .filter((f) => f.endsWith('.test.ts') && tierOf(f) === tier)
+    .sort()
+    .map((f) => path.join('test', f));
+}
