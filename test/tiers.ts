@@ -29,8 +29,8 @@ export const BROWSER_FILES: readonly string[] = [
 ];
 
 export const E2E_FILES: readonly string[] = [
-  'benchmark-e2e', 'bench', 'bench-work-dir', 'compare', 'kill-resume', 'judge-playwright', 'profile-run',
-  'readme-shard', 'report-shard', 'run-locks', 'llm-limits', 'allure', 'dataset-tools', 'compile-cache',
+  'allure', 'bench', 'benchmark-e2e', 'compare', 'judge-playwright', 'kill-resume', 'llm-cache', 'llm-limits',
+  'profile-run', 'readme-shard', 'real-latency', 'report-shard', 'run-locks', 'compile-cache',
 ];
 
 export function tierOf(file: string): Tier {
