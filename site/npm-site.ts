@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { findBuildOutput, portArgs, urlsInOutput, type NpmProject, type StartScript } from './npm-project.js';
+import { buildOutputLeaving, findBuildOutput, portArgs, urlsInOutput, type NpmProject, type StartScript } from './npm-project.js';
 import { describeExit } from '../sandbox/limits-text.js';
 import type { Exposure } from '../sandbox/policy.js';
 import { INNER_BRIDGE, openPortBridge, type PortBridge } from '../sandbox/port-bridge.js';
@@ -56,8 +56,12 @@ async function buildAndServe(root: string, opts: ResolvedSiteOptions): Promise<A
   if (r.timedOut) return { problem: `npm run build timed out after ${Math.round(opts.buildTimeoutMs / 1000)} s:\n${tail(proc.output())}` };
   if (r.code !== 0) return { problem: `npm run build failed (exit ${r.code})${describeExit(r.code, proc.output(), opts.limits)}:\n${tail(proc.output())}` };
   const out = await findBuildOutput(root);
-  if (!out) return { problem: 'npm run build succeeded but left no dist/, build/ or out/ folder with an index.html to serve' };
-  const served = await serveStatic(out);
+  if (!out) {
+    const leaving = await buildOutputLeaving(root);
+    if (leaving.length) return { problem: `npm run build left ${leaving.join(', ')} as a link out of the site folder; links out of it are never served` };
+    return { problem: 'npm run build succeeded but left no dist/, build/ or out/ folder with an index.html to serve' };
+  }
+  const served = await serveStatic(out, root);
   return { site: { ...served, mode: 'build', problems: [], log: proc.output() } };
 }
 
