@@ -25,7 +25,24 @@ export function isHarnessFault(e: unknown): boolean {
   return e instanceof Error && 'code' in e && typeof e.code === 'string' && HARNESS_FAULTS.has(e.code);
 }
 
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+/**
+ * Runs one write or delete; what the agent's input caused (a refusal, a bad path, any other file-system
+ * error) comes back as the message for its observation. Only a fault of the harness's side is thrown.
+ */
+export async function agentCaused(op: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await op();
+    return null;
+  } catch (e) {
+    if (e instanceof RefusedPath) return e.message;
+    // A Node ERR_ code is a harness bug, not something the agent wrote.
+    if (isHarnessFault(e) || !(e instanceof Error) || !('code' in e) || String(e.code).startsWith('ERR_')) throw e;
+    return e.message.replace(/\/proc\/self\/fd\/\d+\//g, '');
+  }
+}
+
+/** Whether an open descriptor can be named as a path (/proc/self/fd/<fd>), the basis of the no-follow walk. */
+export const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 const DIR_FLAGS = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW;
 
 /** An open directory: its descriptor, and the string path used where /proc is missing. */
@@ -112,7 +129,9 @@ async function openChild(dir: Dir, name: string, create: boolean): Promise<Dir> 
     if (isMissing(e) && create) {
       // mkdir never follows a link at its last component; the open after it refuses one swapped in.
       await fs.mkdir(child).catch((err: unknown) => (code(err) === 'EEXIST' ? undefined : Promise.reject(err)));
-      return open().catch((err: unknown) => Promise.reject(explain(err, name, dir)));
+      return open().catch(async (err: unknown) => {
+        throw await explain(err, name, dir);
+      });
     }
     throw await explain(e, name, dir);
   }

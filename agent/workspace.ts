@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ConfinedDir, isHarnessFault, RefusedPath } from './confined-fs.js';
+import { agentCaused, ConfinedDir, RefusedPath } from './confined-fs.js';
 
 export interface WorkspaceLimits {
   maxFileBytes: number;
@@ -157,22 +157,6 @@ export async function treeUsage(root: string, skip: (rel: string) => boolean = (
   };
   await walk(root);
   return { files, bytes };
-}
-
-/**
- * Runs one write or delete; what the agent's input caused (a refusal, a bad path, any other file-system
- * error) comes back as the message for its observation. Only a fault of the harness's side is thrown.
- */
-async function agentCaused(op: () => Promise<unknown>): Promise<string | null> {
-  try {
-    await op();
-    return null;
-  } catch (e) {
-    if (e instanceof RefusedPath) return e.message;
-    // A Node ERR_ code is a harness bug, not something the agent wrote.
-    if (isHarnessFault(e) || !(e instanceof Error) || !('code' in e) || String(e.code).startsWith('ERR_')) throw e;
-    return e.message.replace(/\/proc\/self\/fd\/\d+\//g, '');
-  }
 }
 
 /** Non-blank lines of source files in the workspace (node_modules and build output excluded). */

@@ -1,9 +1,10 @@
-import { constants, existsSync, promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import mime from 'mime-types';
+import { PROC_FD } from '../agent/confined-fs.js';
 
 /** A running site: where to point a browser, and how to stop it. */
 export interface ServedSite {
@@ -36,8 +37,6 @@ export function resolveInside(root: string, urlPath: string): string | null {
 export class OutsideWorkspace extends Error {
   override name = 'OutsideWorkspace';
 }
-
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /**
  * Serves a folder of static files on 127.0.0.1 on a free port. The folder holds agent-written files and
