@@ -6,7 +6,7 @@ import type { Case } from '../slots/schema.js';
 import type { Action, Observation } from './actions.js';
 import { analyseDeadlock } from './deadlock.js';
 import { LiveSite } from '../site/live-site.js';
-import { SiteOverQuota } from '../site/site-quota.js';
+import { SiteOverQuota, type SiteQuota } from '../site/site-quota.js';
 import { checkPage } from '../site/render.js';
 import type { SiteOptions, StartedSite } from '../site/site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
@@ -33,6 +33,8 @@ export interface EpisodeInput {
   auditFailureLimit?: number;
   /** The episode's whole budget (IWB_EPISODE_TIMEOUT); past it the episode ends as the agent's failure. */
   budgetMs?: number;
+  /** What the site's processes may leave in the workspace (default DEFAULT_SITE_QUOTA). */
+  siteQuota?: SiteQuota;
 }
 
 /** The episode ran past its budget: the agent was too slow, and what it built is judged. */
@@ -66,7 +68,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   const tally = newTally();
   const tokens = { promptTokens: 0, completionTokens: 0 };
   const copilotTokens = { promptTokens: 0, completionTokens: 0 };
-  const live = new LiveSite(ws.root, input.site);
+  const live = new LiveSite(ws.root, input.site, input.siteQuota);
   let status: Trajectory['status'] = 'step-cap';
   let error: string | undefined;
   let tokensSelfReported = false;

@@ -33,10 +33,10 @@ export async function checkSiteQuota(root: string, quota: SiteQuota = DEFAULT_SI
   const installed = await treeUsage(path.join(root, 'node_modules'));
   const over = (used: { files: number; bytes: number }, max: { files: number; bytes: number }, what: string) =>
     used.files > max.files || used.bytes > max.bytes
-      ? `${what} holds ${used.files} files, ${mib(used.bytes)} MiB, over the quota of ${max.files} files, ${mib(max.bytes)} MiB`
+      ? `${what} holds ${used.files} files, ${size(used.bytes)}, over the quota of ${max.files} files, ${size(max.bytes)}`
       : null;
   const problem = over(own, quota, 'the site folder (node_modules aside)') ?? over(installed, quota.installed, 'node_modules');
   if (problem) throw new SiteOverQuota(`${problem}: the site's processes (build, server) wrote it; the site is judged as it stands`);
 }
 
-const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+const size = (bytes: number) => (bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${bytes} bytes`);
