@@ -10,6 +10,7 @@ import { runToEnd, tail, type GroupProcess } from '../sandbox/process-group.js';
 import { serveStatic } from './site-server.js';
 import type { ResolvedSiteOptions, StartedSite } from './types.js';
 import { treeUsage } from '../agent/workspace.js';
+import { agentCaused, ConfinedDir } from '../agent/confined-fs.js';
 
 /**
  * Installing and starting an agent-written npm project. Every failure comes back as a `problem` string
@@ -39,9 +40,9 @@ export async function installIfNeeded(root: string, project: NpmProject, opts: R
       `${max.files} files, ${Math.round(max.bytes / 2 ** 20)} MiB; node_modules was removed: declare fewer or smaller dependencies`
     );
   }
-  await fs.mkdir(path.dirname(marker), { recursive: true });
-  await fs.writeFile(marker, project.installKey);
-  return null;
+  // As root into a folder the site's processes could have made a link: never followed.
+  const refused = await agentCaused(() => new ConfinedDir(root).writeFile(INSTALL_MARKER.split(path.sep), project.installKey));
+  return refused ? `node_modules could not be marked as installed: ${refused}` : null;
 }
 
 export type Attempt = { site: StartedSite } | { problem: string };
