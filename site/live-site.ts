@@ -30,7 +30,7 @@ export class LiveSite {
       this.refuseWhenEnded();
     }
     this.current = site;
-    await checkSiteQuota(this.root, this.quota);
+    await checkSiteQuota(this.root, this.quota, { installed: false });
     return site;
   }
 
