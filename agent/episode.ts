@@ -6,6 +6,7 @@ import type { Case } from '../slots/schema.js';
 import type { Action, Observation } from './actions.js';
 import { analyseDeadlock } from './deadlock.js';
 import { LiveSite } from '../site/live-site.js';
+import { SiteOverQuota, type SiteQuota } from '../site/site-quota.js';
 import { checkPage } from '../site/render.js';
 import type { SiteOptions, StartedSite } from '../site/site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
@@ -32,6 +33,8 @@ export interface EpisodeInput {
   auditFailureLimit?: number;
   /** The episode's whole budget (IWB_EPISODE_TIMEOUT); past it the episode ends as the agent's failure. */
   budgetMs?: number;
+  /** What the site's processes may leave in the workspace (default DEFAULT_SITE_QUOTA). */
+  siteQuota?: SiteQuota;
 }
 
 /** The episode ran past its budget: the agent was too slow, and what it built is judged. */
@@ -45,7 +48,7 @@ class EpisodeBudgetExceeded extends Error {
  * the infrastructure's (an endpoint down, a harness bug) makes the case errored and leaves it out of the rates.
  */
 export function blameOf(e: unknown): 'agent' | 'infra' {
-  if (e instanceof AgentCrash || e instanceof EpisodeBudgetExceeded) return 'agent';
+  if (e instanceof AgentCrash || e instanceof EpisodeBudgetExceeded || e instanceof SiteOverQuota) return 'agent';
   if ((e instanceof ModelError || e instanceof SchemaError) && e.role === 'agent') return 'agent';
   return 'infra';
 }
@@ -65,7 +68,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   const tally = newTally();
   const tokens = { promptTokens: 0, completionTokens: 0 };
   const copilotTokens = { promptTokens: 0, completionTokens: 0 };
-  const live = new LiveSite(ws.root, input.site);
+  const live = new LiveSite(ws.root, input.site, input.siteQuota);
   let status: Trajectory['status'] = 'step-cap';
   let error: string | undefined;
   let tokensSelfReported = false;
@@ -119,7 +122,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
         step.args = summariseArgs(action);
         if ((action.type === 'verify' || action.type === 'submit') && decision.writes?.length) {
           // The paper's protocol writes a reply's files even when the reply verifies or finishes.
-          const outcome = await ws.apply(decision.writes, []);
+          const writes = decision.writes;
+          const outcome = await live.edit(() => ws.apply(writes, []));
           step.written = outcome.written;
           if (outcome.errors.length) step.args = { ...step.args, writeErrors: outcome.errors };
           if (action.type === 'verify' && outcome.written.length) noteSite(step, await live.restart());
@@ -155,13 +159,18 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     await Promise.race([loop(), budget]);
   } catch (e) {
     status = blameOf(e) === 'agent' ? 'agent-failed' : 'errored';
-    error = e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
+    error = describeError(e);
   } finally {
     clearTimeout(budgetTimer);
     await session?.close?.().catch(() => undefined);
     const log = session?.stderr?.();
     if (log) await fs.writeFile(path.join(dir, 'agent-stderr.log'), log).catch(() => undefined);
-    await live.close();
+    // The last measure of what the site's processes wrote; over the quota, a finished episode is the agent's failure.
+    await live.end().catch((e: unknown) => {
+      if (error !== undefined) return;
+      status = blameOf(e) === 'agent' ? 'agent-failed' : 'errored';
+      error = describeError(e);
+    });
   }
 
   return {
@@ -203,7 +212,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
         return { type: 'answer', question: action.question, answer: step.userTurn.answer, stepsLeft };
       }
       case 'implement': {
-        const outcome = await ws.apply(action.files, action.deletes);
+        const outcome = await live.edit(() => ws.apply(action.files, action.deletes));
         const report = { siteErrors: [] as string[], consoleErrors: [] as string[] };
         if (outcome.written.length + outcome.deleted.length > 0) {
           const site = await live.restart();
@@ -223,6 +232,10 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
         return verifier.run(action, stepsLeft, step);
     }
   }
+}
+
+function describeError(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` + ('stderr' in e && e.stderr ? `\nstderr:\n${String(e.stderr)}` : '') : String(e);
 }
 
 function noteSite(step: TrajectoryStep, site: StartedSite): void {

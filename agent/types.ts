@@ -76,7 +76,7 @@ export interface Agent {
   auditor?: ModelClient;
 }
 
-/** Thrown by an adapter when the agent itself is broken (crashed, silent): the episode ends as errored. */
+/** Thrown by an adapter when the agent itself is broken (crashed, silent): the episode ends as agent-failed. */
 export class AgentCrash extends Error {
   override name = 'AgentCrash';
   constructor(message: string, readonly stderr?: string) {

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { agentCaused, ConfinedDir, RefusedPath } from './confined-fs.js';
 
 export interface WorkspaceLimits {
   maxFileBytes: number;
@@ -27,8 +28,10 @@ export interface WriteOutcome {
 
 /**
  * The case's site folder. Agent-written paths are untrusted: absolute paths, `..`, NUL bytes and paths
- * through symlinks are refused, so nothing an agent writes lands outside the folder. A refusal is an
- * observation for the agent (it costs the step), not an exception.
+ * through symlinks are refused, and writes and deletes never follow a link (confined-fs.ts), so nothing
+ * an agent writes lands outside the folder. A refusal, like any other error the agent's input causes
+ * (a file where a folder is needed), is an observation for the agent (it costs the step), not an
+ * exception; only a fault of the harness's side (its disk full) is thrown.
  */
 export class Workspace {
   private constructor(readonly root: string, private readonly limits: WorkspaceLimits) {}
@@ -41,19 +44,21 @@ export class Workspace {
   async apply(files: { path: string; content: string }[], deletes: string[] = []): Promise<WriteOutcome> {
     let usage: { files: number; bytes: number } | undefined;
     const out: WriteOutcome = { written: [], deleted: [], errors: [] };
+    const dir = new ConfinedDir(this.root);
     for (const rel of deletes) {
-      const target = await this.resolve(rel);
-      if (typeof target !== 'string') {
-        out.errors.push(`delete ${rel}: ${target.error}`);
+      const parts = this.check(rel);
+      if (typeof parts === 'string') {
+        out.errors.push(`delete ${rel}: ${parts}`);
         continue;
       }
-      await fs.rm(target, { force: true, recursive: true });
-      out.deleted.push(normalise(rel));
+      const refusal = await agentCaused(() => dir.remove(parts));
+      if (refusal) out.errors.push(`delete ${rel}: ${refusal}`);
+      else out.deleted.push(parts.join('/'));
     }
     for (const f of files) {
-      const target = await this.resolve(f.path);
-      if (typeof target !== 'string') {
-        out.errors.push(`write ${f.path}: ${target.error}`);
+      const parts = this.check(f.path);
+      if (typeof parts === 'string') {
+        out.errors.push(`write ${f.path}: ${parts}`);
         continue;
       }
       const bytes = Buffer.byteLength(f.content);
@@ -64,20 +69,22 @@ export class Workspace {
       // Measured once per apply and kept up to date here: re-walking the tree per file made a
       // many-file implement step quadratic.
       usage ??= await this.usage();
-      const existing = await fs.stat(target).then((s) => s.size, () => -1);
-      if (existing < 0 && usage.files + 1 > this.limits.maxFiles) {
-        out.errors.push(`write ${f.path}: the workspace already holds ${usage.files} files (limit ${this.limits.maxFiles})`);
-        continue;
-      }
-      if (usage.bytes - Math.max(existing, 0) + bytes > this.limits.maxTotalBytes) {
-        out.errors.push(`write ${f.path}: the workspace would exceed ${this.limits.maxTotalBytes} bytes`);
-        continue;
-      }
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, f.content);
-      usage.bytes += bytes - Math.max(existing, 0);
-      if (existing < 0) usage.files++;
-      out.written.push(normalise(f.path));
+      const current = usage;
+      const refusal = await agentCaused(async () => {
+        const found = await dir.lstat(parts);
+        const existing = found?.isFile() ? found.size : found ? 0 : -1;
+        if (existing < 0 && current.files + 1 > this.limits.maxFiles) {
+          throw new RefusedPath(`the workspace already holds ${current.files} files (limit ${this.limits.maxFiles})`);
+        }
+        if (current.bytes - Math.max(existing, 0) + bytes > this.limits.maxTotalBytes) {
+          throw new RefusedPath(`the workspace would exceed ${this.limits.maxTotalBytes} bytes`);
+        }
+        await dir.writeFile(parts, f.content);
+        current.bytes += bytes - Math.max(existing, 0);
+        if (existing < 0) current.files++;
+      });
+      if (refusal) out.errors.push(`write ${f.path}: ${refusal}`);
+      else out.written.push(parts.join('/'));
     }
     return out;
   }
@@ -116,29 +123,27 @@ export class Workspace {
     return treeUsage(this.root, (rel) => rel === 'node_modules');
   }
 
-  private async resolve(rel: string): Promise<string | { error: string }> {
-    if (rel.includes('\0')) return { error: 'the path contains a NUL byte' };
-    if (path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return { error: 'absolute paths are refused; use a path inside the site folder' };
+  /** The path's components, or why the path is refused before touching the disk. */
+  private check(rel: string): string[] | string {
+    if (rel.includes('\0')) return 'the path contains a NUL byte';
+    if (path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return 'absolute paths are refused; use a path inside the site folder';
     const parts = rel.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
-    if (parts.length === 0) return { error: 'empty path' };
-    if (parts.includes('..')) return { error: '".." is refused; paths stay inside the site folder' };
+    if (parts.length === 0) return 'empty path';
+    if (parts.includes('..')) return '".." is refused; paths stay inside the site folder';
     const refused = parts.find((p) => REFUSED_DIRS.has(p.toLowerCase()));
-    if (refused) return { error: `"${refused}" is refused: ${refused === '.git' ? 'version control is no part of the site' : 'packages are installed by the harness from package.json'}` };
-    let current = this.root;
-    for (const part of parts) {
-      current = path.join(current, part);
-      const stat = await fs.lstat(current).catch(() => null);
-      if (stat?.isSymbolicLink()) return { error: `"${part}" is a symbolic link; writes through links are refused` };
-      if (!stat) break;
-    }
-    return path.join(this.root, ...parts);
+    if (refused) return `"${refused}" is refused: ${refused === '.git' ? 'version control is no part of the site' : 'packages are installed by the harness from package.json'}`;
+    return parts;
   }
 }
 
-/** Files and bytes under `root` (links counted as files, not followed), skipping folders `skip` names. */
+/**
+ * Files and bytes under `root` (links counted as files, not followed), skipping folders `skip` names.
+ * A `root` that is itself a link counts as nothing here: its parent's walk counts it as one file.
+ */
 export async function treeUsage(root: string, skip: (rel: string) => boolean = () => false): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
+  if ((await fs.lstat(root).catch(() => null))?.isSymbolicLink()) return { files, bytes };
   const walk = async (dir: string): Promise<void> => {
     for (const e of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
       const full = path.join(dir, e.name);
@@ -152,10 +157,6 @@ export async function treeUsage(root: string, skip: (rel: string) => boolean = (
   };
   await walk(root);
   return { files, bytes };
-}
-
-function normalise(rel: string): string {
-  return rel.split(/[\\/]+/).filter((p) => p !== '' && p !== '.').join('/');
 }
 
 /** Non-blank lines of source files in the workspace (node_modules and build output excluded). */

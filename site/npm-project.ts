@@ -78,12 +78,31 @@ export function portArgs(script: string, port: number): string[] {
 /** Where a build script usually writes the site; the first holding an index.html is served. */
 export const BUILD_DIRS = ['dist', 'build', 'out'];
 
+/**
+ * The build folder to serve: the first of BUILD_DIRS with an index.html whose real path stays in the
+ * workspace. A build script may leave `dist` as a link to any folder (the reference site of the task):
+ * such a folder is never served.
+ */
 export async function findBuildOutput(root: string): Promise<string | null> {
+  const rootReal = await fs.realpath(root);
   for (const d of BUILD_DIRS) {
-    const index = path.join(root, d, 'index.html');
-    if (await fs.stat(index).then((s) => s.isFile(), () => false)) return path.join(root, d);
+    const dir = path.join(root, d);
+    const real = await fs.realpath(dir).catch(() => null);
+    if (!real || (real !== rootReal && !real.startsWith(rootReal + path.sep))) continue;
+    if (await fs.stat(path.join(real, 'index.html')).then((s) => s.isFile(), () => false)) return dir;
   }
   return null;
+}
+
+/** The build folders that are links leading out of the workspace, named for the agent's observation. */
+export async function buildOutputLeaving(root: string): Promise<string[]> {
+  const rootReal = await fs.realpath(root);
+  const out: string[] = [];
+  for (const d of BUILD_DIRS) {
+    const real = await fs.realpath(path.join(root, d)).catch(() => null);
+    if (real && real !== rootReal && !real.startsWith(rootReal + path.sep)) out.push(`${d}/`);
+  }
+  return out;
 }
 
 /**

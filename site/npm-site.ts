@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { findBuildOutput, portArgs, urlsInOutput, type NpmProject, type StartScript } from './npm-project.js';
+import { buildOutputLeaving, findBuildOutput, portArgs, urlsInOutput, type NpmProject, type StartScript } from './npm-project.js';
 import { describeExit } from '../sandbox/limits-text.js';
 import type { Exposure } from '../sandbox/policy.js';
 import { INNER_BRIDGE, openPortBridge, type PortBridge } from '../sandbox/port-bridge.js';
@@ -10,6 +10,7 @@ import { runToEnd, tail, type GroupProcess } from '../sandbox/process-group.js';
 import { serveStatic } from './site-server.js';
 import type { ResolvedSiteOptions, StartedSite } from './types.js';
 import { treeUsage } from '../agent/workspace.js';
+import { agentCaused, ConfinedDir } from '../agent/confined-fs.js';
 
 /**
  * Installing and starting an agent-written npm project. Every failure comes back as a `problem` string
@@ -39,9 +40,9 @@ export async function installIfNeeded(root: string, project: NpmProject, opts: R
       `${max.files} files, ${Math.round(max.bytes / 2 ** 20)} MiB; node_modules was removed: declare fewer or smaller dependencies`
     );
   }
-  await fs.mkdir(path.dirname(marker), { recursive: true });
-  await fs.writeFile(marker, project.installKey);
-  return null;
+  // As root into a folder the site's processes could have made a link: never followed.
+  const refused = await agentCaused(() => new ConfinedDir(root).writeFile(INSTALL_MARKER.split(path.sep), project.installKey));
+  return refused ? `node_modules could not be marked as installed: ${refused}` : null;
 }
 
 export type Attempt = { site: StartedSite } | { problem: string };
@@ -56,8 +57,12 @@ async function buildAndServe(root: string, opts: ResolvedSiteOptions): Promise<A
   if (r.timedOut) return { problem: `npm run build timed out after ${Math.round(opts.buildTimeoutMs / 1000)} s:\n${tail(proc.output())}` };
   if (r.code !== 0) return { problem: `npm run build failed (exit ${r.code})${describeExit(r.code, proc.output(), opts.limits)}:\n${tail(proc.output())}` };
   const out = await findBuildOutput(root);
-  if (!out) return { problem: 'npm run build succeeded but left no dist/, build/ or out/ folder with an index.html to serve' };
-  const served = await serveStatic(out);
+  if (!out) {
+    const leaving = await buildOutputLeaving(root);
+    if (leaving.length) return { problem: `npm run build left ${leaving.join(', ')} as a link out of the site folder; links out of it are never served` };
+    return { problem: 'npm run build succeeded but left no dist/, build/ or out/ folder with an index.html to serve' };
+  }
+  const served = await serveStatic(out, root);
   return { site: { ...served, mode: 'build', problems: [], log: proc.output() } };
 }
 

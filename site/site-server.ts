@@ -1,8 +1,10 @@
-import { createReadStream, promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import mime from 'mime-types';
+import { PROC_FD } from '../agent/confined-fs.js';
 
 /** A running site: where to point a browser, and how to stop it. */
 export interface ServedSite {
@@ -31,28 +33,47 @@ export function resolveInside(root: string, urlPath: string): string | null {
   return target === root || target.startsWith(root + path.sep) ? target : null;
 }
 
+/** Refused before serving: the folder to serve is (or passes through) a link that leaves the workspace. */
+export class OutsideWorkspace extends Error {
+  override name = 'OutsideWorkspace';
+}
+
 /**
- * Serves a folder of static files on 127.0.0.1 on a free port. Symlinks that point outside the folder
- * are refused like `..`: the folder holds agent-written files, and the judge must see only the site.
+ * Serves a folder of static files on 127.0.0.1 on a free port. The folder holds agent-written files and
+ * build output, which may be links: the folder itself must resolve inside `fence` (the workspace; a
+ * `dist` linked to the reference site is refused), and each file is opened first and its real path read
+ * from the open descriptor, so a link, or a folder swapped for one after a check, never serves anything
+ * from outside. Only regular files are served (a FIFO would hang the reader).
  */
-export async function serveStatic(rootDir: string): Promise<ServedSite> {
+export async function serveStatic(rootDir: string, fence: string = rootDir): Promise<ServedSite> {
   const root = await fs.realpath(rootDir);
+  const fenceReal = await fs.realpath(fence);
+  if (!inside(fenceReal, root)) throw new OutsideWorkspace(`${rootDir} resolves to ${root}, outside ${fenceReal}: links out of the workspace are not served`);
   const server = http.createServer(async (req, res) => {
     const target = resolveInside(root, req.url ?? '/');
     if (!target) return send(res, 403, 'forbidden');
+    let handle: FileHandle | undefined;
     try {
       let file = await fs.realpath(target);
-      if (file !== root && !file.startsWith(root + path.sep)) return send(res, 403, 'forbidden');
+      if (!inside(root, file)) return send(res, 403, 'forbidden');
       if ((await fs.stat(file)).isDirectory()) file = path.join(file, 'index.html');
-      const stat = await fs.stat(file);
+      handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+      const opened = PROC_FD ? await fs.readlink(`/proc/self/fd/${handle.fd}`) : await fs.realpath(file);
+      if (!inside(root, opened)) return send(res, 403, 'forbidden');
+      const stat = await handle.stat();
+      if (!stat.isFile()) return send(res, 404, 'not found');
       res.writeHead(200, {
         'content-type': contentTypeOf(file),
         'content-length': stat.size,
         'cache-control': 'no-store',
       });
-      createReadStream(file).pipe(res);
+      const stream = handle.createReadStream({ autoClose: true });
+      handle = undefined;
+      stream.pipe(res);
     } catch {
       send(res, 404, 'not found');
+    } finally {
+      await handle?.close().catch(() => undefined);
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,6 +87,10 @@ export async function serveStatic(rootDir: string): Promise<ServedSite> {
         server.close(() => resolve());
       }),
   };
+}
+
+function inside(root: string, p: string): boolean {
+  return p === root || p.startsWith(root + path.sep);
 }
 
 function send(res: http.ServerResponse, status: number, body: string): void {

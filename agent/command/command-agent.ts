@@ -31,8 +31,8 @@ export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 /**
  * A program speaking the JSON Lines protocol of command-protocol.ts, one sandboxed process per
  * episode. A program that exits, stays silent past the step timeout or floods stdout is a broken
- * agent: AgentCrash ends the episode as errored with the program's stderr kept, so it is never scored
- * as a bad website.
+ * agent: AgentCrash ends the episode as the agent's failure (agent-failed) with the program's stderr kept,
+ * and the site it left is judged.
  */
 export function createCommandAgent(options: CommandAgentOptions): Agent {
   return {
