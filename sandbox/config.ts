@@ -2,12 +2,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Settings } from '../config/settings.js';
 import { parseAgentEnvNames } from './env.js';
+import { hiddenPaths } from './exposures.js';
 import type { SandboxConfig } from './sandbox.js';
 
 /**
  * The sandbox's configuration from the run's settings: which variables the agent may have, whether
  * running unconfined is accepted, and what no exposure may reveal (the run folder, the report, the
- * built-in tasks' gold files, the dataset; the project root and home only as a whole).
+ * built-in tasks' gold files, the dataset; the project root, home and the temporary folder only as a whole).
  */
 export function sandboxConfig(settings: Settings, cwd = process.cwd()): SandboxConfig {
   const trees = [settings.runDir, settings.reportDir, path.resolve(cwd, 'tasks')];
@@ -15,6 +16,7 @@ export function sandboxConfig(settings: Settings, cwd = process.cwd()): SandboxC
   return {
     agentEnv: parseAgentEnvNames(settings.agentEnv),
     unsafe: settings.unsafeNoSandbox,
-    hidden: { trees, wholes: [cwd, os.homedir()] },
+    // Compared by real path: a link to the project or the dataset is the project or the dataset.
+    hidden: hiddenPaths(trees, [cwd, os.homedir(), os.tmpdir()]),
   };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawnGroup, type GroupProcess } from './process-group.js';
 import { detectIsolation, freshSandboxUid, type Detected } from './detect.js';
 import { SANDBOX_HOME } from './env.js';
-import type { Hidden } from './exposures.js';
+import { hiddenPaths, type Hidden } from './exposures.js';
 import { wrapArgv, type Exposure, type Isolation, type ResourceLimits } from './policy.js';
 import { reap } from './reap.js';
 
@@ -138,7 +138,7 @@ async function chownTree(root: string, uid: number): Promise<void> {
   await walk(root);
 }
 
-let config: SandboxConfig = { agentEnv: [], unsafe: false, hidden: { trees: [], wholes: [process.cwd(), os.homedir()] } };
+let config: SandboxConfig = { agentEnv: [], unsafe: false, hidden: hiddenPaths([], [process.cwd(), os.homedir(), os.tmpdir()]) };
 let current: Sandbox | undefined;
 
 /**

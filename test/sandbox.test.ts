@@ -279,8 +279,8 @@ describe('the policy, as arguments', () => {
 
   test("an agent's own folder is exposed, never one that holds the tasks, the runs or the project", () => {
     const hidden = { trees: [path.join(ROOT, 'tasks'), path.join(ROOT, '.iwb')], wholes: [ROOT] };
-    assert.deepEqual(agentProgramPaths('node examples/echo-agent.mjs', ROOT, hidden), [path.join(ROOT, 'examples')]);
-    assert.deepEqual(agentProgramPaths('node playwright.config.ts', ROOT, hidden), [path.join(ROOT, 'playwright.config.ts')]);
+    assert.deepEqual(agentProgramPaths('node examples/echo-agent.mjs', ROOT, hidden), [{ path: path.join(ROOT, 'examples') }]);
+    assert.deepEqual(agentProgramPaths('node playwright.config.ts', ROOT, hidden), [{ path: path.join(ROOT, 'playwright.config.ts') }]);
     assert.deepEqual(agentProgramPaths('cat tasks/bakery-menu/task.json', ROOT, hidden), []);
     assert.deepEqual(agentProgramPaths('ls .', ROOT, hidden), []);
   });

@@ -61,7 +61,7 @@ class CommandSession implements AgentSession {
     const session = new CommandSession(options, options.limits ?? AGENT_LIMITS);
     // The agent reads its own program, the site it is building and the screenshots; it writes only
     // through the protocol, so the workspace limits hold.
-    const exposures: Exposure[] = agentProgramPaths(options.command, options.cwd, sandbox.config.hidden).map((p) => ({ path: p, writable: false }));
+    const exposures: Exposure[] = agentProgramPaths(options.command, options.cwd, sandbox.config.hidden).map((p) => ({ ...p, writable: false }));
     if (sandbox.separateUser) {
       for (const e of exposures) {
         const mode = (await fs.stat(e.path)).mode;
