@@ -144,7 +144,7 @@ const timer = setInterval(count, 50); setTimeout(() => clearInterval(timer), 300
 });
 
 describe('without bubblewrap', () => {
-  const config = { agentEnv: [], unsafe: false, hidden: { trees: [], wholes: [ROOT] } };
+  const config = { agentEnv: [], unsafe: false, agentNetwork: { mode: 'allowlist' as const, endpoints: [] }, hidden: { trees: [], wholes: [ROOT] } };
 
   test('no sandbox and no consent: the episode errors, saying what to do', async () => {
     const refused = new Sandbox({ isolation: 'refused', detail: 'bubblewrap failed (test); install bubblewrap or set IWB_UNSAFE_NO_SANDBOX=1' }, config);
