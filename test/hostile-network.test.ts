@@ -10,6 +10,7 @@ import { createCommandAgent } from '../agent/command/command-agent.js';
 import { endpointsInValues, parseAgentNetworkSetting, roleEndpoint } from '../sandbox/endpoints.js';
 import { getSandbox, proxyPort, Sandbox } from '../sandbox/sandbox.js';
 import { episode, launchBrowser, removeTempDirs, tempDir } from './agent-support.js';
+import { listenLocal } from './sandbox-support.js';
 
 /**
  * A command: agent's network reaches its configured model endpoints and nothing else: not another
@@ -26,11 +27,6 @@ const hits = { model: 0, bystander: 0 };
 let model: http.Server;
 let bystander: http.Server;
 
-const listen = async (server: http.Server) => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return (server.address() as AddressInfo).port;
-};
-
 before(async () => {
   browser = await launchBrowser();
   model = http.createServer((_req, res) => {
@@ -41,7 +37,7 @@ before(async () => {
     hits.bystander++;
     res.end('<title>another run\u2019s site</title>');
   });
-  await Promise.all([listen(model), listen(bystander)]);
+  await Promise.all([listenLocal(model), listenLocal(bystander)]);
 });
 after(async () => {
   await browser.close();

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import { guardPage } from '../judge/page-guard.js';
 import { freshPage } from '../site/fresh-page.js';
 import { renderPage } from '../site/render.js';
 import { launchBrowser } from './agent-support.js';
+import { listenLocal } from './sandbox-support.js';
 
 /**
  * A judged or verified page that opens popups to another 127.0.0.1 port (window.open, a target=_blank
@@ -20,25 +20,20 @@ let hits: string[] = [];
 let site: http.Server;
 let siteUrl: string;
 
-const listen = async (server: http.Server) => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return (server.address() as AddressInfo).port;
-};
-
 before(async () => {
   browser = await launchBrowser();
   bystander = http.createServer((req, res) => {
     hits.push(req.url ?? '');
     res.end('another run\u2019s site');
   });
-  const other = `http://127.0.0.1:${await listen(bystander)}`;
+  const other = `http://127.0.0.1:${await listenLocal(bystander)}`;
   const html = `<!doctype html><title>popups</title><a id="blank" target="_blank" href="${other}/blank">more</a><script>
     window.open('${other}/open');
     const w = window.open('about:blank');
     if (w) w.location = '${other}/assign';
   </script>`;
   site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  siteUrl = `http://127.0.0.1:${await listen(site)}/`;
+  siteUrl = `http://127.0.0.1:${await listenLocal(site)}/`;
 });
 after(async () => {
   await browser.close();
