@@ -8,7 +8,7 @@ import { inside, SYSTEM_DIRS } from './policy.js';
  * else of the host. Every path is judged by its real path, the one bubblewrap mounts: a symlink to the
  * project named on the command line is the project. A folder is refused when it holds something hidden
  * (the run folder, the dataset, tasks/), is a home, /tmp or an ancestor of one, or looks like a checkout
- * of any project (a `.git`, or task files a level or two down); its program file alone is exposed then.
+ * of this project (task files a level or two down); its program file alone is exposed then.
  */
 
 /**
@@ -59,10 +59,13 @@ const isFile = (p: string): boolean => {
   }
 };
 
-/** A project checkout or a task collection: a repository root, or task.json files one or two levels down. */
+/**
+ * A checkout of this project, or any collection of tasks: task.json files here, one or two levels down.
+ * A repository as such is not refused: an agent's own program is often one.
+ */
 export function looksLikeCheckout(dir: string): boolean {
   const names = entries(dir);
-  if (names.includes('.git') || names.includes('task.json')) return true;
+  if (names.includes('task.json')) return true;
   if (names.includes('tasks') && entries(path.join(dir, 'tasks')).some((t) => isFile(path.join(dir, 'tasks', t, 'task.json')))) return true;
   return names.some((n) => isFile(path.join(dir, n, 'task.json')));
 }
