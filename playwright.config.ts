@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { BROWSER_WS_VARIABLE, CHROMIUM_ARGS } from './config/settings.js';
+import { BROWSER_WS_VARIABLE } from './config/settings.js';
+import { browserSandbox, chromiumLaunchOptions } from './config/chromium-sandbox.js';
 import { isUserError, startRun, type StartedRun } from './config/start.js';
 import { PERSONAS } from './slots/schema.js';
 import { personaSpecFile } from './specs/cases.js';
@@ -55,7 +56,8 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
-    launchOptions: { executablePath: settings.chromium, args: CHROMIUM_ARGS },
+    // Chromium keeps its own sandbox where the machine allows (config/chromium-sandbox.ts).
+    launchOptions: chromiumLaunchOptions(settings.chromium, browserSandbox(settings.chromiumSandbox)),
     // Workers share the browser server fixtures/global-setup.ts starts (the runner itself never opens one).
     ...(sharedBrowser ? { connectOptions: { wsEndpoint: sharedBrowser } } : {}),
     // Tracing every slot test costs more than judging it; pass --trace retain-on-failure to debug a run.

@@ -1,7 +1,8 @@
 import { chromium } from '@playwright/test';
 import path from 'node:path';
 import { requireChromium } from '../config/chromium.js';
-import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
+import { readSettings } from '../config/settings.js';
+import { browserSandbox, chromiumLaunchOptions } from '../config/chromium-sandbox.js';
 import type { AgreementWithCi } from '../judge/calibration-stats.js';
 import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge, type CalibrationSummary } from '../judge/calibrate.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
@@ -47,7 +48,7 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   // The model is calibrated on every slot, probe or not: the point is to measure it, not to run a benchmark.
   if (client) judges.push({ key: client.model, judge: createLlmJudge({ client, cacheDir: path.join(settings.runDir, 'verdicts') }), slots: 'all' });
 
-  const browser = await chromium.launch({ executablePath: requireChromium(settings.chromium).path, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(chromiumLaunchOptions(requireChromium(settings.chromium).path, browserSandbox(settings.chromiumSandbox)));
   let summary: CalibrationSummary;
   try {
     const rows = await runCalibration({ browser, cases, sites, judges, concurrency });

@@ -18,6 +18,7 @@ const VARIABLES = {
   runDir: declareEnv('IWB_RUN_DIR', 'where episodes are cached'),
   reportDir: declareEnv('IWB_REPORT_DIR', 'where report.json, report.md, summary.html and the case pages go'),
   chromium: declareEnv('IWB_CHROMIUM', 'the Chromium binary (else Debian headless shell, Debian Chromium, Playwright\'s own)'),
+  chromiumSandbox: declareEnv('IWB_CHROMIUM_SANDBOX', '`auto` (Chromium keeps its own sandbox, as an unprivileged uid under root, where the kernel allows) or `off` (--no-sandbox)'),
   stepCapOverride: declareEnv('IWB_STEP_CAP', 'overrides the step cap of every case'),
   prices: declareEnv('IWB_PRICES', 'price table: inline JSON or a JSON file'),
   agentStepTimeoutMs: declareEnv('IWB_AGENT_STEP_TIMEOUT_MS', 'how long a command: agent may take to answer one step'),
@@ -27,6 +28,7 @@ const VARIABLES = {
   allureResults: declareEnv('IWB_ALLURE_RESULTS', 'where allure-playwright writes'),
   allureReport: declareEnv('IWB_ALLURE_REPORT', 'where npm run report:allure writes (read by allurerc.mjs)'),
   agentEnv: declareEnv('IWB_AGENT_ENV', 'names of variables a command: agent gets (its own model key), comma-separated'),
+  agentNetwork: declareEnv('IWB_AGENT_NETWORK', 'host:port pairs a command: agent may reach besides its role\'s endpoint, or `host` for the host\'s network'),
   unsafeNoSandbox: declareEnv('IWB_UNSAFE_NO_SANDBOX', '1 runs untrusted processes unconfined when no sandbox is available'),
   split: declareEnv('IWB_SPLIT', 'dev, holdout or all: which side of the seeded 80/20 task split runs'),
   episodeTimeoutMs: declareEnv('IWB_EPISODE_TIMEOUT', "an episode's whole budget (60m, 90s, 1h or ms), apart from Playwright's per-test timeout"),
@@ -66,6 +68,7 @@ const SettingsSchema = z.object({
   runDir: z.string().default('.iwb/runs'),
   reportDir: z.string().default('iwb-report'),
   chromium: z.string().optional(),
+  chromiumSandbox: z.enum(['auto', 'off']).default('auto'),
   stepCapOverride: z.coerce.number().int().positive().optional(),
   prices: z.string().optional(),
   agentStepTimeoutMs: z.coerce.number().int().positive().optional(),
@@ -76,6 +79,8 @@ const SettingsSchema = z.object({
   allureReport: z.string().default('allure-report'),
   /** Names of variables a `command:` agent gets (its own model key); nothing else of the environment. */
   agentEnv: z.string().default(''),
+  /** What a `command:` agent's network reaches besides its role's endpoint (sandbox/endpoints.ts). */
+  agentNetwork: z.string().default(''),
   /** An episode's own budget, apart from Playwright's per-test timeout. */
   episodeTimeoutMs: Duration.default(60 * 60_000),
   /** Run untrusted processes unconfined when no sandbox is available (sandbox/detect.ts says what that exposes). */

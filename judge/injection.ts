@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import { inPage } from './in-page.js';
+import { foldForMatching } from './neutralise.js';
 
 /**
  * Detects pages that talk to the judge rather than to their user. A deterministic check, so the flag is
@@ -20,7 +21,9 @@ export interface InjectionFinding {
 }
 
 export function findInjection(text: string): InjectionFinding | null {
-  const flat = text.replace(/\s+/g, ' ');
+  // Folded (lower case, look-alikes as Latin, no invisible characters), so `Ignоre` with a Cyrillic o or a
+  // zero-width space inside a word matches as the plain spelling; the excerpt is quoted folded.
+  const flat = foldForMatching(text);
   for (const re of PATTERNS) {
     const m = re.exec(flat);
     if (m) {

@@ -4,8 +4,10 @@ import { allowOnlyOrigin, sameOrigin } from '../sandbox/browser-network.js';
 /**
  * What the judge's browser may do while it explores a site: reach the site's own origin and nothing
  * else (HTTP or WebSocket), click native dialogs away the way a user would, and stay on the site when a link leads off it.
- * The fixture routes the whole context too; this guard is the judge's own, so the CLI and calibration
- * (which have no fixture) get the same rule, and the verdict can say how many requests were refused.
+ * The rule holds for the page's whole browser context, not the page alone: a popup (`window.open`,
+ * `target=_blank`) is a new page of the same context, and a page-level route never sees its requests.
+ * The fixture routes the context too; this guard is the judge's own, so the CLI and calibration (which
+ * have no fixture) get the same rule, and the verdict can say how many requests were refused.
  */
 export interface PageGuard {
   readonly origin: string;
@@ -34,7 +36,7 @@ export async function guardPage(page: Page, siteUrl: string): Promise<PageGuard>
     dialogs.push(`${d.type()}: ${d.message().slice(0, 300)}`);
     (d.type() === 'prompt' ? d.accept(DIALOG_TEST_VALUE) : d.accept()).catch(() => {});
   };
-  const network = await allowOnlyOrigin(page, origin, (url) => {
+  const network = await allowOnlyOrigin(page.context(), origin, (url) => {
     blocked++;
     hosts.add(hostOf(url));
   });

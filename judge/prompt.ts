@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ChatMessage, ContentPart } from '../llm/types.js';
 import type { WeightedSlot } from '../slots/schema.js';
 import { CaseForcedSchema, CaseReplySchema, PaperFinalSchema, PaperTurnSchema, SlotForcedSchema, SlotReplySchema } from './actions.js';
+import { defuseFence } from './neutralise.js';
 
 /**
  * Builds what the judge model reads. Trusted text (the benchmark's own: rules, slots, the gold
@@ -65,9 +66,12 @@ export function newNonce(): string {
   return randomBytes(6).toString('hex');
 }
 
-/** The site's text wrapped as data; anything that looks like our markers is defused first. */
+/**
+ * The site's text wrapped as data. It is normalised and anything a model could read as our fence is
+ * defused first, in any case, script or spacing (judge/neutralise.ts; docs/judge-framing.md).
+ */
 export function untrustedBlock(body: string, nonce: string): string {
-  const clean = body.replace(/UNTRUSTED\s+PAGE\s+CONTENT/gi, '[marker removed]');
+  const clean = defuseFence(body);
   return `<<<BEGIN ${UNTRUSTED_MARK} ${nonce}>>>\n${clean}\n<<<END ${UNTRUSTED_MARK} ${nonce}>>>`;
 }
 

@@ -1,4 +1,5 @@
 import { breakdownMarkdown } from './format-breakdowns.js';
+import { weakerIsolationLine } from '../sandbox/enforced.js';
 import { fmt } from './fmt.js';
 import { columnTitle, headlineRows, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate, Report } from './report-schema.js';
@@ -66,10 +67,12 @@ export function formatMarkdown(r: Report): string {
   const agents = Object.entries(r.byAgent);
   const cell = (group: Record<string, Aggregate>, key: string, k: MetricKey) => (group[key] ? fmt(group[key]!, k, true) : '—');
   const all = METRIC_ROWS.filter((m) => m.show.markdown).map((m) => ({ key: m.key, title: columnTitle(m) }));
+  const weaker = weakerIsolationLine(r.meta.sandbox);
   return [
+    ...(weaker ? [`**${weaker}** (meta.sandbox in report.json)`, ''] : []),
     '# InteractWeb-Bench report',
     '',
-    `Profile \`${r.meta.profile ?? 'iwb'}\` (scoring rules, config/profiles.ts). Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}${r.meta.user ? `, simulated user \`${r.meta.user}\`` : ''}, ${r.overall.cases} cases, started ${r.meta.startedAt}${r.meta.sandbox ? `, untrusted processes isolated by: ${r.meta.sandbox}` : ''}. Intervals: ${Math.round(r.meta.bootstrap.level * 100)}% percentile bootstrap over cases, ${r.meta.bootstrap.resamples} resamples, seed ${r.meta.bootstrap.seed}.`,
+    `Profile \`${r.meta.profile ?? 'iwb'}\` (scoring rules, config/profiles.ts). Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}${r.meta.user ? `, simulated user \`${r.meta.user}\`` : ''}, ${r.overall.cases} cases, started ${r.meta.startedAt}${r.meta.sandbox ? `, untrusted processes isolated by: ${typeof r.meta.sandbox === 'string' ? r.meta.sandbox : `${r.meta.sandbox.isolation} (judged browser: ${r.meta.sandbox.browser})`}` : ''}. Intervals: ${Math.round(r.meta.bootstrap.level * 100)}% percentile bootstrap over cases, ${r.meta.bootstrap.resamples} resamples, seed ${r.meta.bootstrap.seed}.`,
     '',
     `Errored (left out of every rate): ${erroredNote(r.overall)}.`,
     ...(describeRoleErrors(r.roleErrors).length ? ['', '**Some figures rest on failed model calls:**', '', ...describeRoleErrors(r.roleErrors).map((l) => `- ${l}`)] : []),

@@ -1,4 +1,7 @@
 import { promises as fs } from 'node:fs';
+import { enforcedSandbox, weakerIsolationLine } from '../sandbox/enforced.js';
+import { parseAgentNetworkSetting } from '../sandbox/endpoints.js';
+import { browserSandbox } from '../config/chromium-sandbox.js';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { formatMarkdown, formatText } from './format.js';
@@ -104,10 +107,17 @@ export default class IwbReporter implements Reporter {
       return;
     }
     const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
-    const sandbox = [...new Set(records.map((r) => r.episode?.sandbox).filter((s): s is string => Boolean(s)))].sort().join(', ') || 'unknown';
+    const settings = readSettings();
+    // What the episodes said they ran in, with what this machine and these settings enforce around them.
+    const sandbox = enforcedSandbox({
+      isolations: records.map((r) => r.episode?.sandbox).filter((s): s is string => Boolean(s)),
+      agentNetwork: parseAgentNetworkSetting(settings.agentNetwork),
+      browser: browserSandbox(settings.chromiumSandbox),
+      root: process.getuid?.() === 0,
+    });
     const report = buildReport(
       records,
-      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, profile: readSettings().profile, sandbox, ...episodeMeta(records) },
+      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, profile: settings.profile, sandbox, ...episodeMeta(records) },
       { prices: this.prices },
     );
     const firstError = records.find((r) => r.status === 'errored')?.evidence;
@@ -135,7 +145,7 @@ export default class IwbReporter implements Reporter {
     }
     const health = runHealth(report).map((l) => `[iwb] ${l}\n`).join('');
     process.stdout.write(
-      `\n${health}${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')} · summary: ${summary}${served ? ` (and ${served})` : ''} · ${pages.pages} case pages in ${path.join(this.outputDir, 'cases')}${pages.note ? ` (${pages.note})` : ''}\n`,
+      `\n${weakerIsolationLine(sandbox) ? `[iwb] ${weakerIsolationLine(sandbox)}\n` : ''}${health}${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')} · summary: ${summary}${served ? ` (and ${served})` : ''} · ${pages.pages} case pages in ${path.join(this.outputDir, 'cases')}${pages.note ? ` (${pages.note})` : ''}\n`,
     );
   }
 }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { SandboxEnforcedSchema } from '../sandbox/enforced.js';
 import { CaseResultSchema } from './case-result.js';
 import { METRIC_KEYS, type MetricKey } from './metric-table.js';
 
@@ -70,8 +71,8 @@ export const ReportSchema = z.object({
     user: z.string().optional(),
     /** Where the degradation records behind CHR-degraded came from. */
     degradation: z.string().optional(),
-    /** The isolations the run's episodes used (sorted, joined with ", "), "unknown" when none said. */
-    sandbox: z.string().optional(),
+    /** What the run enforced on untrusted code (sandbox/enforced.ts); older reports hold only the isolations, as a string. */
+    sandbox: z.union([SandboxEnforcedSchema, z.string()]).optional(),
     bootstrap: z.object({ resamples: z.number(), seed: z.number(), level: z.number() }),
     /** Set when the run covered less than the dataset (a --project or --grep filter) or was interrupted. */
     /** The first error of the run (an errored episode or slot), so a run that broke says how. */

@@ -1,4 +1,5 @@
 import { PROFILES, type ProfileName } from '../config/profiles.js';
+import type { SandboxEnforced } from '../sandbox/enforced.js';
 import type { PriceTable } from '../llm/usage.js';
 import { aggregate, groupBy } from './aggregate.js';
 import { breakdowns } from './breakdowns.js';
@@ -15,7 +16,7 @@ export interface RunMeta {
   dataset: string;
   agents: string[];
   playwrightStatus: string;
-  sandbox?: string;
+  sandbox?: SandboxEnforced | string;
   /** The rule set (IWB_PROFILE). */
   profile?: string;
   /** Which simulated user answered ("contained", "paper"; several joined by ", " in a mixed merge). */

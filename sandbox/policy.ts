@@ -36,10 +36,12 @@ export const AGENT_LIMITS: ResourceLimits = { cpuSeconds: 900, memoryBytes: 4 * 
 /** Dev servers run esbuild or SWC next to Node, and npm install unpacks big packages: a little more room. */
 export const SITE_LIMITS: ResourceLimits = { cpuSeconds: 900, memoryBytes: 6 * GiB, processes: 512, fileBytes: 256 * MiB, tmpBytes: 1 * GiB };
 
-/** A host path the process may see, at the same path. */
+/** A host path the process may see, at the same path (a real path: bubblewrap follows links). */
 export interface Exposure {
   path: string;
   writable: boolean;
+  /** A link made inside to it, when the process names it by another path (a symlink on the host). */
+  alias?: { at: string; to: string };
 }
 
 export interface JailSpec {
@@ -103,6 +105,11 @@ export function runtimeDirs(execPath: string): string[] {
   return prefix === '/' ? [execPath] : [prefix];
 }
 
+/** `child` is `parent` or lies within it (both absolute and normalised). */
+export function inside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith('/') ? parent : parent + '/');
+}
+
 function depth(p: string): number {
   return p.split('/').length;
 }
@@ -145,13 +152,16 @@ export function wrapArgv(host: HostSpec, jail: JailSpec, extraReadOnly: readonly
   // Mount points bubblewrap makes on its own are 0700 when it runs as root: the sandbox's uid could not
   // reach its exposures through them. Every folder on the way is made first, readable, outermost first.
   const exposures = [...jail.exposures].sort((a, b) => depth(a.path) - depth(b.path));
-  const targets = [...exposures.map((e) => e.path), jail.cwd];
+  const aliases = exposures.flatMap((e) => (e.alias ? [e.alias] : []));
+  const targets = [...exposures.map((e) => e.path), ...aliases.map((a) => a.at), jail.cwd];
   const onTheWay = [...new Set(targets.flatMap(ancestors))]
     .filter((d) => !SYSTEM_DIRS.some((s) => d === s || d.startsWith(s + '/')) && !exposures.some((e) => e.path === d))
     .sort((a, b) => depth(a) - depth(b));
   for (const d of onTheWay) args.push('--perms', '0755', '--dir', d);
   for (const o of jail.overlays ?? []) args.push('--ro-bind', o.source, o.dest);
   for (const e of exposures) args.push(e.writable ? '--bind' : '--ro-bind', e.path, e.path);
+  // An alias never replaces a folder the sandbox needs (its working folder, the way to an exposure).
+  for (const a of aliases) if (!targets.some((t) => t !== a.at && inside(t, a.at)) && a.at !== jail.cwd) args.push('--symlink', a.to, a.at);
   if (!exposures.some((e) => e.path === jail.cwd)) args.push('--perms', '0755', '--dir', jail.cwd);
   if (host.uid !== undefined) args.push('--chmod', '1777', '/tmp', '--chmod', '0777', '/tmp/home');
   args.push('--chdir', jail.cwd, '--', ...inner);

@@ -4,9 +4,11 @@ import path from 'node:path';
 import { spawnGroup, type GroupProcess } from './process-group.js';
 import { detectIsolation, freshSandboxUid, type Detected } from './detect.js';
 import { SANDBOX_HOME } from './env.js';
-import type { Hidden } from './exposures.js';
+import { hiddenPaths, type Hidden } from './exposures.js';
 import { wrapArgv, type Exposure, type Isolation, type ResourceLimits } from './policy.js';
 import { reap } from './reap.js';
+import { endpointKey, isLoopback, type AgentNetwork, type Endpoint } from './endpoints.js';
+import { INNER_EGRESS, openEgress, type Egress } from './egress.js';
 
 /**
  * The one way the harness starts a process it does not trust (a `command:` agent, a site's npm
@@ -22,6 +24,8 @@ export interface SandboxConfig {
   unsafe: boolean;
   /** Paths no exposure may reveal; see exposures.ts. */
   hidden: Hidden;
+  /** What a `command:` agent's network reaches (sandbox/endpoints.ts); endpoints its environment names are added. */
+  agentNetwork: AgentNetwork;
 }
 
 export interface SandboxMeta {
@@ -39,10 +43,27 @@ export interface SandboxedSpawn {
   env: Record<string, string>;
   exposures: Exposure[];
   network: boolean;
+  /**
+   * With `network`: the only host:port pairs it reaches, through a relay (sandbox/egress.ts), when the
+   * sandbox has a network namespace. Without it, `network` is the host's network.
+   */
+  egress?: Endpoint[];
   limits: ResourceLimits;
   stdin?: 'ignore' | 'pipe';
   keepBytes?: number;
   onStdout?: (chunk: string) => void;
+}
+
+export interface SandboxedProcess extends GroupProcess {
+  /** host:port pairs the process asked for and was refused (an agent behind an egress relay). */
+  refusedEgress(): string[];
+}
+
+/** The port of the HTTP proxy inside an agent's sandbox: 3128 (Squid's), or the next one an endpoint does not use. */
+export function proxyPort(endpoints: readonly Endpoint[]): number {
+  let port = 3128;
+  while (endpoints.some((e) => isLoopback(e.host) && e.port === port)) port++;
+  return port;
 }
 
 export class Sandbox {
@@ -66,9 +87,11 @@ export class Sandbox {
     return { isolation: this.detected.isolation, detail: this.detected.detail };
   }
 
-  async spawn(spec: SandboxedSpawn): Promise<GroupProcess> {
+  async spawn(spec: SandboxedSpawn): Promise<SandboxedProcess> {
     const d = this.detected;
     if (d.isolation === 'refused') throw new SandboxUnavailable(d.detail);
+    const egress = spec.network && spec.egress && d.isolation === 'bwrap' ? await openEgress(spec.egress) : undefined;
+    if (egress && spec.egress) spec = relayed(spec, egress, spec.egress);
     const uid = this.separateUser ? freshSandboxUid() : undefined;
     if (uid !== undefined) {
       for (const e of spec.exposures) if (e.writable) await chownTree(e.path, uid);
@@ -108,8 +131,10 @@ export class Sandbox {
     return {
       ...proc,
       hasExited: () => proc.hasExited(),
+      refusedEgress: () => egress?.refused() ?? [],
       async kill(graceMs?: number) {
         await kill(graceMs);
+        await egress?.close();
         // Without a PID namespace a setsid daemon leaves the process group: its uid (as root) or the
         // mark in its environment finds it.
         if (d.isolation !== 'bwrap') await reap(uid, mark);
@@ -117,6 +142,20 @@ export class Sandbox {
       },
     };
   }
+}
+
+/** The spawn behind an egress relay: no network of its own, the relay started first, proxy variables pointing at it. */
+function relayed(spec: SandboxedSpawn, egress: Egress, endpoints: readonly Endpoint[]): SandboxedSpawn {
+  const port = proxyPort(endpoints);
+  const loopback = endpoints.filter((e) => isLoopback(e.host)).map(endpointKey);
+  const proxy = `http://127.0.0.1:${port}`;
+  return {
+    ...spec,
+    network: false,
+    argv: [process.execPath, INNER_EGRESS, egress.socketPath, String(port), loopback.join(',') || '-', '--', ...spec.argv],
+    exposures: [...spec.exposures, { path: egress.dir, writable: false }, { path: INNER_EGRESS, writable: false }],
+    env: { ...spec.env, HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy },
+  };
 }
 
 /** A copy of a system file with one line added, to lay over the original inside the sandbox. */
@@ -138,7 +177,7 @@ async function chownTree(root: string, uid: number): Promise<void> {
   await walk(root);
 }
 
-let config: SandboxConfig = { agentEnv: [], unsafe: false, hidden: { trees: [], wholes: [process.cwd(), os.homedir()] } };
+let config: SandboxConfig = { agentEnv: [], unsafe: false, agentNetwork: { mode: 'allowlist', endpoints: [] }, hidden: hiddenPaths([], [process.cwd(), os.homedir(), os.tmpdir()]) };
 let current: Sandbox | undefined;
 
 /**

@@ -161,7 +161,7 @@ test('the reporter writes summary.html, copies it into an html report written th
 
 test('report.json records the isolation the episodes ran in (meta.sandbox)', async () => {
   await endRun('sandboxed', path.join(tmp, 'no-html-1'), 'bwrap');
-  assert.equal(JSON.parse(await fs.readFile(path.join(tmp, 'sandboxed', 'report.json'), 'utf8')).meta.sandbox, 'bwrap');
+  assert.equal(JSON.parse(await fs.readFile(path.join(tmp, 'sandboxed', 'report.json'), 'utf8')).meta.sandbox.isolation, 'bwrap');
   await endRun('unsaid', path.join(tmp, 'no-html-2'));
-  assert.equal(JSON.parse(await fs.readFile(path.join(tmp, 'unsaid', 'report.json'), 'utf8')).meta.sandbox, 'unknown');
+  assert.equal(JSON.parse(await fs.readFile(path.join(tmp, 'unsaid', 'report.json'), 'utf8')).meta.sandbox.isolation, 'unknown');
 });

@@ -144,7 +144,7 @@ const timer = setInterval(count, 50); setTimeout(() => clearInterval(timer), 300
 });
 
 describe('without bubblewrap', () => {
-  const config = { agentEnv: [], unsafe: false, hidden: { trees: [], wholes: [ROOT] } };
+  const config = { agentEnv: [], unsafe: false, agentNetwork: { mode: 'allowlist' as const, endpoints: [] }, hidden: { trees: [], wholes: [ROOT] } };
 
   test('no sandbox and no consent: the episode errors, saying what to do', async () => {
     const refused = new Sandbox({ isolation: 'refused', detail: 'bubblewrap failed (test); install bubblewrap or set IWB_UNSAFE_NO_SANDBOX=1' }, config);
@@ -279,8 +279,8 @@ describe('the policy, as arguments', () => {
 
   test("an agent's own folder is exposed, never one that holds the tasks, the runs or the project", () => {
     const hidden = { trees: [path.join(ROOT, 'tasks'), path.join(ROOT, '.iwb')], wholes: [ROOT] };
-    assert.deepEqual(agentProgramPaths('node examples/echo-agent.mjs', ROOT, hidden), [path.join(ROOT, 'examples')]);
-    assert.deepEqual(agentProgramPaths('node playwright.config.ts', ROOT, hidden), [path.join(ROOT, 'playwright.config.ts')]);
+    assert.deepEqual(agentProgramPaths('node examples/echo-agent.mjs', ROOT, hidden), [{ path: path.join(ROOT, 'examples') }]);
+    assert.deepEqual(agentProgramPaths('node playwright.config.ts', ROOT, hidden), [{ path: path.join(ROOT, 'playwright.config.ts') }]);
     assert.deepEqual(agentProgramPaths('cat tasks/bakery-menu/task.json', ROOT, hidden), []);
     assert.deepEqual(agentProgramPaths('ls .', ROOT, hidden), []);
   });

@@ -1,12 +1,13 @@
 import { promises as fs } from 'node:fs';
 import { parseAgentLine, toHarnessMessage } from './command-protocol.js';
-import { tail, type GroupProcess } from '../../sandbox/process-group.js';
+import { tail } from '../../sandbox/process-group.js';
 import { AgentCrash, type Agent, type AgentContext, type AgentSession, type Decision } from '../types.js';
 import { agentEnvironment } from '../../sandbox/env.js';
 import { agentProgramPaths } from '../../sandbox/exposures.js';
 import { AGENT_LIMITS, type Exposure, type ResourceLimits } from '../../sandbox/policy.js';
 import { describeExit } from '../../sandbox/limits-text.js';
-import { getSandbox, type Sandbox } from '../../sandbox/sandbox.js';
+import { getSandbox, type Sandbox, type SandboxedProcess } from '../../sandbox/sandbox.js';
+import { endpointsInValues, uniqueEndpoints } from '../../sandbox/endpoints.js';
 
 export interface CommandAgentOptions {
   /** A shell command line, run with /bin/sh in `cwd`. */
@@ -43,7 +44,7 @@ export function createCommandAgent(options: CommandAgentOptions): Agent {
 }
 
 class CommandSession implements AgentSession {
-  private proc!: GroupProcess;
+  private proc!: SandboxedProcess;
   private partial: string[] = [];
   private partialChars = 0;
   private readonly lines: string[] = [];
@@ -61,7 +62,7 @@ class CommandSession implements AgentSession {
     const session = new CommandSession(options, options.limits ?? AGENT_LIMITS);
     // The agent reads its own program, the site it is building and the screenshots; it writes only
     // through the protocol, so the workspace limits hold.
-    const exposures: Exposure[] = agentProgramPaths(options.command, options.cwd, sandbox.config.hidden).map((p) => ({ path: p, writable: false }));
+    const exposures: Exposure[] = agentProgramPaths(options.command, options.cwd, sandbox.config.hidden).map((p) => ({ ...p, writable: false }));
     if (sandbox.separateUser) {
       for (const e of exposures) {
         const mode = (await fs.stat(e.path)).mode;
@@ -74,12 +75,17 @@ class CommandSession implements AgentSession {
       }
     }
     for (const p of [ctx.workspace, ctx.shotsDir]) if (p) exposures.push({ path: p, writable: false });
+    const env = agentEnvironment(options.env, sandbox.config.agentEnv);
+    // Its model endpoints only: the role's and the setting's, and any URL it was handed in IWB_AGENT_ENV.
+    const network = sandbox.config.agentNetwork;
+    const passed = sandbox.config.agentEnv.flatMap((n) => (env[n] === undefined ? [] : [env[n]]));
     session.proc = await sandbox.spawn({
       argv: ['/bin/sh', '-c', options.command],
       cwd: options.cwd,
-      env: agentEnvironment(options.env, sandbox.config.agentEnv),
+      env,
       exposures,
       network: true,
+      ...(network.mode === 'allowlist' ? { egress: uniqueEndpoints([...network.endpoints, ...endpointsInValues(passed)]) } : {}),
       limits: session.limits,
       stdin: 'pipe',
       onStdout: (chunk) => session.take(chunk),
@@ -176,6 +182,8 @@ class CommandSession implements AgentSession {
   }
 
   private crash(message: string): AgentCrash {
-    return new AgentCrash(`${message} (command: ${this.options.command})`, tail(this.proc.stderr(), 40, 4000));
+    const refused = this.proc.refusedEgress();
+    const network = refused.length ? `; the sandbox refused its connections to ${refused.join(', ')} (allow a model endpoint with IWB_AGENT_NETWORK)` : '';
+    return new AgentCrash(`${message}${network} (command: ${this.options.command})`, tail(this.proc.stderr(), 40, 4000));
   }
 }
