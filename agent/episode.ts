@@ -182,6 +182,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     linesOfCode: await linesOfCode(ws),
     locPaper: await linesOfCodePaper(ws.root),
     codeAlongside: tally.codeAlongside,
+    scriptCounts: tally.script,
     files: await ws.list(),
     tokens,
     sandbox: getSandbox().detected.isolation,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EpisodeStatusSchema } from '../protocol/enums.js';
+import { ScriptCountsSchema } from '../protocol/annotations.js';
 import { DeadlockSchema, StepExtrasSchema, type Trajectory } from './trajectory.js';
 
 const usage = z.object({ promptTokens: z.number(), completionTokens: z.number() });
@@ -38,6 +39,7 @@ export const TrajectorySchema = z.looseObject({
   linesOfCode: z.number(),
   locPaper: z.number().optional(),
   codeAlongside: z.number().optional(),
+  scriptCounts: ScriptCountsSchema.optional(),
   files: z.array(z.string()),
   tokens: usage,
   copilotTokens: usage.optional(),

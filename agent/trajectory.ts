@@ -3,6 +3,7 @@ import type { UserTurn } from '../personas/types.js';
 import type { ActionType, StepUsage } from './actions.js';
 
 import type { EpisodeStatus } from '../protocol/enums.js';
+import type { ScriptCounts } from '../protocol/annotations.js';
 
 export type { EpisodeStatus } from '../protocol/enums.js';
 
@@ -101,6 +102,8 @@ export interface Trajectory {
   locPaper?: number;
   /** agent/step-tally.ts codeAlongside; absent in run folders written before it. */
   codeAlongside?: number;
+  /** agent/step-tally.ts script: the steps as the paper's script counts them; absent in run folders written before it. */
+  scriptCounts?: ScriptCounts;
   files: string[];
   tokens: StepUsage;
   /** The isolation the episode's untrusted processes ran in (sandbox/policy.ts Isolation). */

@@ -99,6 +99,7 @@ export function recordsOf(taskId: string, log: PaperLog): SlotRecord[] {
     counts: tally.counts,
     questionBeforeCode: tally.questionBeforeCode,
     codeAlongside: tally.codeAlongside,
+    scriptCounts: tally.script,
     linesOfCode: 0,
     tokens: { promptTokens: 0, completionTokens: 0 },
     durationMs: 0,

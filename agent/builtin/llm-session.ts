@@ -70,7 +70,7 @@ export class LlmSession implements AgentSession {
     let parsed: Decision;
     if (protocol === 'paper') {
       const read = parsePaperReply(result.content ?? '', cutOff);
-      parsed = { ...read.decision, ...(read.writes.length ? { writes: read.writes } : {}), ...(read.shell.length ? { shell: read.shell } : {}), ...(read.reasoning ? { reasoning: read.reasoning.slice(0, 8000) } : {}) };
+      parsed = { ...read.decision, ...(read.writes.length ? { writes: read.writes } : {}), ...(read.shell.length ? { shell: read.shell } : {}), ...(read.reasoning ? { reasoning: read.reasoning.slice(0, 8000) } : {}), paths: read.paths };
       // The paper's harness audits a verify without criteria against the request itself.
       if ('action' in parsed && parsed.action.type === 'verify' && !parsed.action.criteria) {
         parsed.action = { ...parsed.action, criteria: `Check that the page does what the client asked for:\n${this.instruction}` };
