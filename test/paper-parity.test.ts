@@ -136,3 +136,53 @@ test('a crashed site: the paper scores TCR 0 and counts it hallucinated; so does
   const [c] = buildReport(records, { ...META, profile: 'paper' }, BOOT).cases;
   assert.deepEqual([c!.tcr, c!.hallucinated], [0, true]);
 });
+
+/** One reply, as the issue found each disagreement, scored both ways and under both profiles. */
+async function bothWays(specs: readonly LogSpec[]) {
+  return { paper: await paperScored(specs), underPaper: projectFigures(specs, 'paper'), underIwb: projectFigures(specs, 'iwb') };
+}
+
+test('code and a question in one reply: the script counts a code step before the question; iwb counts the question the harness acted on', async () => {
+  const spec: LogSpec = { taskId: '11_P-MIN', replies: [`${code()}\n${ask('Blue or green?')}`, verify(), finish()], stopReason: 'submitted', slots: [P(1, true)] };
+  const { paper, underPaper, underIwb } = await bothWays([spec]);
+  // VCI: 1 verify over 1 code step counted twice; PCR 0: the reply's own code comes first.
+  assert.deepEqual([paper.vci, paper.pcr, paper.avgQuestions], [0.5, 0, 1]);
+  assertAgree(underPaper.figures, paper, 'code + question');
+  // The harness writes no file for a question: under iwb no code step was taken, and the question came first.
+  assert.deepEqual([underIwb.o.vci, underIwb.o.pcr, underIwb.o.questions], [null, 1, 1]);
+});
+
+test('finish and a question in one reply: the script counts a submit (and the question for PCR only); iwb counts the question the harness asked', async () => {
+  const spec: LogSpec = { taskId: '12_P-RAM', replies: [`${finish()}\n${ask('Which colour?')}`, code(), verify()], stopReason: 'max_turns_reached', slots: [P(1, true), N(1, true)] };
+  const { paper, underPaper, underIwb } = await bothWays([spec]);
+  assert.deepEqual([paper.askRate, paper.avgQuestions, paper.submitRate, paper.pcr], [0, 0, 1, 1]);
+  assertAgree(underPaper.figures, paper, 'finish + question');
+  assert.deepEqual([underIwb.o.askRate, underIwb.o.questions, underIwb.o.submitRate, underIwb.o.pcr], [1, 1, 0, 1]);
+});
+
+test('code beside a verify or a finish, and a reply with no path: the script and iwb agree on the action and differ only in VCI', async () => {
+  const spec: LogSpec = { taskId: '13_P-INT', replies: [prose(), code(), `${code('app.js')}\n${verify()}`, `${code('b.js')}\n${finish()}`], stopReason: 'submitted', slots: [P(1, true)] };
+  const { paper, underPaper, underIwb } = await bothWays([spec]);
+  // 1 verify over 3 code replies, 2 of them beside another path: 3 + 2.
+  assert.deepEqual([paper.vci, paper.steps, paper.submitRate], [1 / 5, 6, 1]);
+  assertAgree(underPaper.figures, paper, 'code + verify, code + finish, none');
+  // iwb: the verify and the submit carried files; 1 verify over the 1 implement step; 4 steps.
+  assert.deepEqual([underIwb.o.vci, underIwb.o.steps, underIwb.o.submitRate], [1, 4, 1]);
+});
+
+test('an evaluator ERROR and a log with no evaluation: the paper scores both TCR 0, the ERROR one graded (hallucinated with a NEGATIVE slot); iwb leaves both out', async () => {
+  const specs: LogSpec[] = [
+    { taskId: '21_P-MIN', replies: [code(), finish()], stopReason: 'submitted', slots: [P(1, true), N(1, true)] },
+    { taskId: '22_P-MIN', replies: [ask('Why?'), code(), verify(), finish()], stopReason: 'submitted', slots: [P(1, true), P(1, false), N(1, false)] },
+    { taskId: '23_P-CON', replies: [code(), finish()], stopReason: 'submitted', outcome: 'error', slots: [P(2, true), N(1, true)] },
+    { taskId: '24_P-CON', replies: [code(), verify()], stopReason: 'max_turns_reached', outcome: 'none', slots: [P(1, true)] },
+  ];
+  const { paper, underPaper, underIwb } = await bothWays(specs);
+  assert.deepEqual([paper.tcr, paper.hr, paper.submitRate, paper.avgQuestions], [(1 + 1 / 2 + 0 + 0) / 4, 2 / 3, 1, 1 / 3]);
+  assertAgree(underPaper.figures, paper, 'ERROR and unevaluated');
+  // Counted apart either way: the errored slots (ERROR's 2, the unevaluated case's 1) and the errored episode.
+  assert.equal(underPaper.o.erroredSlots, 3);
+  // iwb: the ERROR case's episode ran, so its behaviour counts; its verdicts and the unevaluated case do not.
+  assert.deepEqual([underIwb.o.tcr, underIwb.o.hr, underIwb.o.submitRate, underIwb.o.questions], [(1 + 1 / 2) / 2, 1 / 2, 1, 1 / 3]);
+  assert.equal(underIwb.o.erroredSlots, 3);
+});
