@@ -7,7 +7,7 @@ import type { ScriptCounts } from '../protocol/annotations.js';
 
 export type { EpisodeStatus } from '../protocol/enums.js';
 
-const UsageSchema = z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) });
+const UsageSchema = z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0), unknown: z.boolean().optional() });
 
 /** One copilot turn of a verify audit: what it thought, did (or decided), what came of it, the frame it saw. */
 export const AuditTurnSchema = z.object({

@@ -44,6 +44,8 @@ export const UsageEntrySchema = z.object({
   model: z.string(),
   prompt: z.number(),
   completion: z.number(),
+  /** Some call's provider gave no usage object: tokens and cost of this role are unknown. */
+  unknown: z.boolean().optional(),
 });
 export type UsageEntry = z.infer<typeof UsageEntrySchema>;
 
@@ -139,7 +141,7 @@ export const VisualAnnotationSchema = z.object({
   crash: CrashFindingSchema.optional(),
   scores: z.object({ layout: z.number(), creativeAlignment: z.number(), overall: z.number() }).optional(),
   /** Tokens the judge model spent scoring the page. */
-  usage: z.object({ model: z.string(), prompt: z.number(), completion: z.number() }).optional(),
+  usage: z.object({ model: z.string(), prompt: z.number(), completion: z.number(), unknown: z.boolean().optional() }).optional(),
 });
 export type VisualAnnotation = z.infer<typeof VisualAnnotationSchema>;
 

@@ -1,5 +1,5 @@
 import { breakdownMarkdown } from './format-breakdowns.js';
-import { fmt } from './fmt.js';
+import { costCell, costUnknownWhy, fmt, tokensText } from './fmt.js';
 import { columnTitle, headlineRows, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate, Report } from './report-schema.js';
 import { describeRoleErrors } from './role-errors.js';
@@ -52,8 +52,8 @@ function roleErrorLines(r: Report): string[] {
 function usageLine(a: Aggregate): string {
   const roles = Object.entries(a.usage);
   if (roles.length === 0) return 'no model tokens';
-  const cost = a.costUsd === null ? 'cost unknown (set IWB_PRICES)' : `$${a.costUsd.toFixed(4)}`;
-  return `${roles.map(([role, u]) => `${role} ${(u.prompt + u.completion).toLocaleString('en-US')} tok`).join(', ')}; ${cost}`;
+  const cost = a.costUsd === null ? `cost unknown (${costUnknownWhy(a)})` : `$${a.costUsd.toFixed(4)}`;
+  return `${roles.map(([role, u]) => `${role} ${tokensText(u)} tok`).join(', ')}; ${cost}`;
 }
 
 const md = (row: readonly string[]) => `| ${row.join(' | ')} |`;
@@ -90,7 +90,7 @@ export function formatMarkdown(r: Report): string {
     ...table(
       ['group', ...all.map((c) => c.title), 'cases', 'unjudged', 'errored', 'cost $'],
       [['overall', r.overall] as const, ...agents.map(([k, a]) => [`agent ${k}`, a] as const), ...Object.entries(r.byPersona), ...Object.entries(r.byDifficulty)].map(([name, a]) => [
-        name, ...all.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots), a.costUsd === null ? '—' : a.costUsd.toFixed(4),
+        name, ...all.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots), costCell(a.costUsd),
       ]),
     ),
     '',

@@ -3,6 +3,7 @@ import type { EpisodeAnnotation, SlotAnnotation, UsageEntry, VisualAnnotation } 
 import { isJudged, type SlotStatus } from '../protocol/enums.js';
 import type { CaseResult } from './report-schema.js';
 import { stepFigures } from './step-reading.js';
+import { addUsage } from '../llm/usage.js';
 
 export type { CaseResult } from './report-schema.js';
 
@@ -158,9 +159,10 @@ function caseUsage(slots: readonly SlotRecord[], episode: EpisodeAnnotation | un
   for (const e of entries) {
     const key = `${e.role}\0${e.model}`;
     const m = merged.get(key) ?? { role: e.role, model: e.model, prompt: 0, completion: 0 };
-    merged.set(key, { ...m, prompt: m.prompt + e.prompt, completion: m.completion + e.completion });
+    merged.set(key, { ...m, ...addUsage(m, e) });
   }
-  return [...merged.values()].filter((e) => e.prompt + e.completion > 0).sort((a, b) => a.role.localeCompare(b.role) || a.model.localeCompare(b.model));
+  // A role whose provider gave no usage stays, with its tokens unknown: leaving it out would read as zero.
+  return [...merged.values()].filter((e) => e.prompt + e.completion > 0 || e.unknown).sort((a, b) => a.role.localeCompare(b.role) || a.model.localeCompare(b.model));
 }
 
 export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
