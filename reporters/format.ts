@@ -72,6 +72,8 @@ export function formatMarkdown(r: Report): string {
     `Profile \`${r.meta.profile ?? 'iwb'}\` (scoring rules, config/profiles.ts). Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}${r.meta.user ? `, simulated user \`${r.meta.user}\`` : ''}, ${r.overall.cases} cases, started ${r.meta.startedAt}${r.meta.sandbox ? `, untrusted processes isolated by: ${r.meta.sandbox}` : ''}. Intervals: ${Math.round(r.meta.bootstrap.level * 100)}% percentile bootstrap over cases, ${r.meta.bootstrap.resamples} resamples, seed ${r.meta.bootstrap.seed}.`,
     '',
     `Errored (left out of every rate): ${erroredNote(r.overall)}.`,
+    '',
+    `Model use: ${usageLine(r.overall)}.`,
     ...(describeRoleErrors(r.roleErrors).length ? ['', '**Some figures rest on failed model calls:**', '', ...describeRoleErrors(r.roleErrors).map((l) => `- ${l}`)] : []),
     '',
     '## TCR and HR by persona',
