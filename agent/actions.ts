@@ -76,4 +76,6 @@ export interface AuditResult {
 export interface StepUsage {
   promptTokens: number;
   completionTokens: number;
+  /** The provider gave no usage for some call of the step (llm/usage.ts TokenUsage.unknown). */
+  unknown?: boolean;
 }

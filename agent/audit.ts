@@ -12,6 +12,7 @@ import { installClickTracker, labelPage } from '../judge/som.js';
 import type { ModelClient } from '../llm/client.js';
 import type { ChatMessage } from '../llm/types.js';
 import type { AuditRecord } from './trajectory.js';
+import { addStepUsage } from './step-usage.js';
 
 /**
  * A verify step as the paper runs it: a visual copilot takes the developer's test criteria, drives the
@@ -115,8 +116,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
         const reply = forced
           ? await req.client.structured(messages, AuditForcedSchema, 'verify_audit_verdict')
           : await req.client.structured(messages, AuditReplySchema, 'verify_audit_step');
-        usage.promptTokens += reply.usage.prompt;
-        usage.completionTokens += reply.usage.completion;
+        addStepUsage(usage, reply.usage);
         if (!reply.ok) {
           turns.push({ thought: '', action: 'invalid reply', outcome: reply.error.issues.slice(0, 300), frame: frameFile });
           return finish(false, true, `The audit could not be completed: the copilot's replies never matched their schema (${reply.error.attempts} attempts).`);

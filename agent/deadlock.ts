@@ -4,6 +4,7 @@ import type { ModelClient } from '../llm/client.js';
 import { describeError, isLlmError } from '../llm/errors.js';
 import type { StepUsage } from './actions.js';
 import { DeadlockAnalysisSchema, type DeadlockAnalysis, type TrajectoryStep } from './trajectory.js';
+import { addStepUsage } from './step-usage.js';
 
 /**
  * The post-mortem the paper's harness runs when an episode ends in a verification deadlock: the audit
@@ -44,8 +45,7 @@ export async function analyseDeadlock(client: ModelClient, instruction: string, 
       DeadlockAnalysisSchema,
       'deadlock_analysis',
     );
-    usage.promptTokens += r.usage.prompt;
-    usage.completionTokens += r.usage.completion;
+    addStepUsage(usage, r.usage);
     return r.ok ? { analysis: r.value, usage } : { analysisError: `the replies never matched their schema: ${r.error.issues.slice(0, 300)}`, usage };
   } catch (e) {
     return { analysisError: isLlmError(e) ? describeError(e) : String((e as Error)?.message ?? e).slice(0, 300), usage };

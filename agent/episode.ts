@@ -16,6 +16,7 @@ import { AUDIT_FAILURE_LIMITS, VerifyRunner } from './verify-step.js';
 import { getSandbox } from '../sandbox/sandbox.js';
 import { linesOfCode, linesOfCodePaper, Workspace } from './workspace.js';
 import { newTally, tallyDecision } from './step-tally.js';
+import { addStepUsage } from './step-usage.js';
 
 export interface EpisodeInput {
   case: Case;
@@ -103,10 +104,8 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
       const decision = await session.next(observation);
       if (over) return;
       if (decision.usageSelfReported && decision.usage) tokensSelfReported = true;
-      tokens.promptTokens += decision.usage?.promptTokens ?? 0;
-      tokens.completionTokens += decision.usage?.completionTokens ?? 0;
-      copilotTokens.promptTokens += decision.copilotUsage?.promptTokens ?? 0;
-      copilotTokens.completionTokens += decision.copilotUsage?.completionTokens ?? 0;
+      addStepUsage(tokens, decision.usage);
+      addStepUsage(copilotTokens, decision.copilotUsage);
       const stepsLeft = stepCap - index - 1;
       const step: TrajectoryStep = { index, action: 'invalid', args: {}, observation: '', latencyMs: 0, usage: decision.usage, note: decision.note };
       if (decision.copilotUsage) step.copilotUsage = decision.copilotUsage;
@@ -137,8 +136,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
         }
         observation = await execute(action, stepsLeft, step);
         if (step.audit) {
-          copilotTokens.promptTokens += step.audit.usage.promptTokens;
-          copilotTokens.completionTokens += step.audit.usage.completionTokens;
+          addStepUsage(copilotTokens, step.audit.usage);
         }
       }
       step.observation = describe(observation);
@@ -148,8 +146,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
         status = 'verification-deadlock';
         // As the paper's harness does, the audit model names the root cause; the agent never reads it.
         const review = await analyseDeadlock(agent.auditor!, c.instruction, steps, dir);
-        copilotTokens.promptTokens += review.usage.promptTokens;
-        copilotTokens.completionTokens += review.usage.completionTokens;
+        addStepUsage(copilotTokens, review.usage);
         deadlock = { failedInARow: step.audit?.failedInARow ?? 0, lastReport: step.audit?.report ?? '', ...(review.analysis ? { analysis: review.analysis } : {}), ...(review.analysisError ? { analysisError: review.analysisError } : {}) };
         break;
       }
@@ -191,6 +188,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
     linesOfCode: await linesOfCode(ws),
     locPaper: await linesOfCodePaper(ws.root),
     codeAlongside: tally.codeAlongside,
+    scriptCounts: tally.script,
     files: await ws.list(),
     tokens,
     sandbox: getSandbox().detected.isolation,

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { EpisodeStatusSchema } from '../protocol/enums.js';
+import { ScriptCountsSchema } from '../protocol/annotations.js';
+import { TokenPairSchema } from '../protocol/verdict.js';
 import { DeadlockSchema, StepExtrasSchema, type Trajectory } from './trajectory.js';
 
-const usage = z.object({ promptTokens: z.number(), completionTokens: z.number() });
+const usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), unknown: z.boolean().optional() });
 
 /**
  * What a trajectory.json read back from the run folder must hold before the harness trusts it. Fields the
@@ -29,7 +31,7 @@ export const TrajectorySchema = z.looseObject({
       args: z.record(z.string(), z.unknown()),
       observation: z.string(),
       latencyMs: z.number(),
-      userTurn: z.looseObject({ question: z.string(), answer: z.string(), retrievedSlotIds: z.array(z.string()), tokens: z.object({ prompt: z.number(), completion: z.number() }) }).optional(),
+      userTurn: z.looseObject({ question: z.string(), answer: z.string(), retrievedSlotIds: z.array(z.string()), tokens: TokenPairSchema }).optional(),
       ...StepExtrasSchema.shape,
     }),
   ),
@@ -38,6 +40,7 @@ export const TrajectorySchema = z.looseObject({
   linesOfCode: z.number(),
   locPaper: z.number().optional(),
   codeAlongside: z.number().optional(),
+  scriptCounts: ScriptCountsSchema.optional(),
   files: z.array(z.string()),
   tokens: usage,
   copilotTokens: usage.optional(),

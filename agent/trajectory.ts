@@ -3,10 +3,11 @@ import type { UserTurn } from '../personas/types.js';
 import type { ActionType, StepUsage } from './actions.js';
 
 import type { EpisodeStatus } from '../protocol/enums.js';
+import type { ScriptCounts } from '../protocol/annotations.js';
 
 export type { EpisodeStatus } from '../protocol/enums.js';
 
-const UsageSchema = z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) });
+const UsageSchema = z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0), unknown: z.boolean().optional() });
 
 /** One copilot turn of a verify audit: what it thought, did (or decided), what came of it, the frame it saw. */
 export const AuditTurnSchema = z.object({
@@ -101,6 +102,8 @@ export interface Trajectory {
   locPaper?: number;
   /** agent/step-tally.ts codeAlongside; absent in run folders written before it. */
   codeAlongside?: number;
+  /** agent/step-tally.ts script: the steps as the paper's script counts them; absent in run folders written before it. */
+  scriptCounts?: ScriptCounts;
   files: string[];
   tokens: StepUsage;
   /** The isolation the episode's untrusted processes ran in (sandbox/policy.ts Isolation). */

@@ -2,6 +2,7 @@ import type { Browser } from '@playwright/test';
 import type { Case, Difficulty } from '../slots/schema.js';
 import type { ModelClient } from '../llm/client.js';
 import type { Action, FileWrite, Observation, StepUsage } from './actions.js';
+import type { ReplyPaths } from './step-tally.js';
 
 /**
  * One decision: an action, or a reply that could not be read as one (`invalid` says why). An invalid
@@ -25,6 +26,8 @@ export type Decision = ({ action: Action } | { invalid: string }) & {
    * finishes may carry an artifact too, and its files are written. Ignored for other actions.
    */
   writes?: FileWrite[];
+  /** The paths the reply's text touches as the paper's script reads it (paper protocol only; agent/step-tally.ts). */
+  paths?: ReplyPaths;
 };
 
 /** An agent's session on one case. `next` gets every observation, starting with the instruction. */

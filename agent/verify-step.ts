@@ -8,6 +8,8 @@ import { auditReport, runAudit } from './audit.js';
 import type { LiveSite } from '../site/live-site.js';
 import { renderPage } from '../site/render.js';
 import type { TrajectoryStep } from './trajectory.js';
+import { addStepUsage } from './step-usage.js';
+import type { StepUsage } from './actions.js';
 
 /**
  * A verify step. With criteria and an auditor model it is the paper's interactive audit (agent/audit.ts);
@@ -117,8 +119,11 @@ export class VerifyRunner {
   }
 }
 
-function add(a: { promptTokens: number; completionTokens: number } | undefined, b: { promptTokens: number; completionTokens: number }) {
-  return { promptTokens: (a?.promptTokens ?? 0) + b.promptTokens, completionTokens: (a?.completionTokens ?? 0) + b.completionTokens };
+function add(a: StepUsage | undefined, b: StepUsage): StepUsage {
+  const sum: StepUsage = { promptTokens: 0, completionTokens: 0 };
+  addStepUsage(sum, a);
+  addStepUsage(sum, b);
+  return sum;
 }
 
 const oneLine = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}…` : s).replace(/\s*\n\s*/g, ' ');

@@ -4,6 +4,7 @@ import { COMPARE_METRICS, compareRuns, profileMismatch, type CompareMetric, type
 import { readReport } from '../reporters/report-schema.js';
 import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
+import { costCell } from '../reporters/fmt.js';
 
 const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr] [--mixed]';
 
@@ -62,7 +63,7 @@ function describe(c: Comparison, reports: number): string {
     pct(r.pcr),
     pct(r.vbr),
     String(r.cases),
-    r.costUsd === null ? '—' : r.costUsd.toFixed(4),
+    costCell(r.costUsd),
   ];
   const table = [header, ...c.rows.map(cells)];
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));

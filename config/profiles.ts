@@ -29,6 +29,17 @@ export interface Profile {
   vci: 'per-case-mean' | 'pooled';
   /** IAS of a trajectory with no reasoning text: not scored (null) or 1, as the paper does. */
   iasWithoutReasoning: null | 1;
+  /**
+   * How questions, code steps, verifies, submits, PCR and steps are counted: from what each step did, or
+   * from what the paper's result_analyze.py sees in each reply's text (agent/step-tally.ts).
+   */
+  stepCounting: 'steps' | 'script';
+  /** A verdict the judge could not give in a case it ran on: left out of rates, or failed (the paper's ERROR). */
+  erroredVerdict: 'left-out' | 'fail';
+  /** A case whose episode errored, so never judged: left out of TCR, or TCR 0 (the paper's unevaluated log). */
+  unevaluatedCase: 'left-out' | 'zero';
+  /** TCR of a case without a POSITIVE slot: none, or the evaluator's TCR over all slots rounded to 4 places (the paper's fallback). */
+  tcrWithoutPositive: 'none' | 'all-slots';
 }
 
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
@@ -43,6 +54,10 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     crashRule: false,
     vci: 'per-case-mean',
     iasWithoutReasoning: null,
+    stepCounting: 'steps',
+    erroredVerdict: 'left-out',
+    unevaluatedCase: 'left-out',
+    tcrWithoutPositive: 'none',
   },
   paper: {
     defaultUser: 'paper',
@@ -55,6 +70,10 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     crashRule: true,
     vci: 'pooled',
     iasWithoutReasoning: 1,
+    stepCounting: 'script',
+    erroredVerdict: 'fail',
+    unevaluatedCase: 'zero',
+    tcrWithoutPositive: 'all-slots',
   },
 };
 

@@ -20,7 +20,7 @@ export async function judgeIntent(client: ModelClient, c: Case, prompt: IntentPr
     IntentReplySchema,
     'intent_judgement',
   );
-  const base = { model: client.model, tokens: { prompt: res.usage.prompt, completion: res.usage.completion } };
+  const base = { model: client.model, tokens: { prompt: res.usage.prompt, completion: res.usage.completion, ...(res.usage.unknown ? { unknown: true } : {}) } };
   if (!res.ok) return { ...base, ias: null, hitSlots: [], error: describeError(res.error) };
   const judged = new Set(res.value.slotHits.map((h) => h.slot));
   const missing = c.slots.filter((s) => !judged.has(s.id)).map((s) => s.id);

@@ -14,6 +14,7 @@ import { newNonce, turnMessages, type JudgeMode, type PageView } from './prompt.
 import { describeElement, installClickTracker, labelPage, type Labelling } from './som.js';
 import { attachPng, judgeStep } from './test-hooks.js';
 import type { JudgeStep, SiteUnderTest } from './types.js';
+import type { TokenUsage } from '../llm/usage.js';
 
 /**
  * One judge session: the model explores the site through labelled screenshots, one action per turn,
@@ -41,7 +42,7 @@ export interface SessionResult {
   /** An excerpt of page text that addressed the judge, if any. */
   injection: string | null;
   blockedRequests: number;
-  tokens: { prompt: number; completion: number };
+  tokens: TokenUsage;
   durationMs: number;
 }
 
@@ -51,7 +52,7 @@ export async function runSession(req: SessionRequest): Promise<SessionResult> {
   const started = Date.now();
   const { page } = req.site;
   const steps: JudgeStep[] = [];
-  const tokens = { prompt: 0, completion: 0 };
+  const tokens: TokenUsage = { prompt: 0, completion: 0 };
   const outcomes = new Map<string, SlotOutcome>();
   const history: string[] = [];
   let injection: string | null = null;
@@ -80,6 +81,7 @@ export async function runSession(req: SessionRequest): Promise<SessionResult> {
         const reply = await req.client.structured(messages, schema, forced ? 'judge_verdict' : 'judge_step');
         tokens.prompt += reply.usage.prompt;
         tokens.completion += reply.usage.completion;
+        if (reply.usage.unknown) tokens.unknown = true;
         if (!reply.ok) {
           errorAll(`the judge's reply never matched its schema (${reply.error.attempts} attempts): ${reply.error.issues.slice(0, 300)}`);
           steps.push({ action: 'invalid reply', detail: reply.error.issues.slice(0, 300) });

@@ -14,6 +14,7 @@ import { newNonce } from './prompt.js';
 import { labelPage } from './som.js';
 import { attachPng, judgeStep } from './test-hooks.js';
 import type { JudgeStep, SiteUnderTest } from './types.js';
+import type { TokenUsage } from '../llm/usage.js';
 
 /**
  * The paper's judge session: one conversation per case that audits every listed slot. Each turn the judge
@@ -38,7 +39,7 @@ export async function runPaperSession(req: PaperSessionRequest): Promise<Session
   const { page } = req.site;
   const { judgeTurns: turns, judgeScreenshotMemory: memory } = req.rules;
   const steps: JudgeStep[] = [];
-  const tokens = { prompt: 0, completion: 0 };
+  const tokens: TokenUsage = { prompt: 0, completion: 0 };
   const outcomes = new Map<string, SlotOutcome>();
   const ids = new Set(req.slots.map((s) => s.id));
   const open = () => req.slots.map((s) => s.id).filter((id) => !outcomes.has(id));
@@ -57,6 +58,7 @@ export async function runPaperSession(req: PaperSessionRequest): Promise<Session
   const count = <T>(reply: StructuredResult<T>) => {
     tokens.prompt += reply.usage.prompt;
     tokens.completion += reply.usage.completion;
+    if (reply.usage.unknown) tokens.unknown = true;
   };
   const invalid = (reply: Extract<StructuredResult<unknown>, { ok: false }>) => {
     closeOpen('errored', `the judge's reply never matched its schema (${reply.error.attempts} attempts): ${reply.error.issues.slice(0, 300)}`);

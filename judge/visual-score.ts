@@ -16,7 +16,7 @@ export interface VisualAssessment extends VisualReport {
   scores?: VisualScore;
   scoreError?: string;
   /** What the scoring call cost, failed attempts included: they were paid for. */
-  scoreUsage?: { model: string; prompt: number; completion: number };
+  scoreUsage?: { model: string; prompt: number; completion: number; unknown?: boolean };
 }
 
 export async function scoreVisual(client: ModelClient, screenshot: Buffer, instruction: string, pageTitle: string): Promise<{ scores?: VisualScore; error?: string; usage: TokenUsage }> {
@@ -45,7 +45,7 @@ export async function assessVisual(page: Page, url: string, opts: { client?: Mod
   try {
     const shot = await page.screenshot({ scale: 'css', caret: 'initial' });
     const r = await scoreVisual(opts.client, shot, opts.instruction ?? '', await page.title());
-    const scoreUsage = { model: opts.client.model, prompt: r.usage.prompt, completion: r.usage.completion };
+    const scoreUsage = { model: opts.client.model, prompt: r.usage.prompt, completion: r.usage.completion, ...(r.usage.unknown ? { unknown: true } : {}) };
     return { ...report, scoreUsage, ...(r.scores ? { scores: r.scores } : { scoreError: r.error ?? 'no scores' }) };
   } catch (e) {
     return { ...report, scoreError: describeError(e) };

@@ -42,10 +42,15 @@ export function runNeeds(roles: RoleConfigs, agentSpec: string): Partial<Record<
   const spec = agentSpec.trim();
   const llmAgent = spec === 'openai' || spec.startsWith('openai:');
   const toolAgent = spec === 'openai' || spec === 'openai:tools';
-  if (llmAgent && roles.agent) out.agent = { structured: false, tools: toolAgent, images: !roles.copilot };
-  if (llmAgent && roles.copilot) out.copilot = { structured: false, tools: false, images: true };
+  // The auditor (the copilot, else the agent's own model) answers verify audits and deadlock checks in
+  // structured replies: its mode is found here, so no worker's first audit is refused and stepped down.
+  if (llmAgent && roles.agent) out.agent = { structured: !roles.copilot, tools: toolAgent, images: !roles.copilot };
+  if (llmAgent && roles.copilot) out.copilot = { structured: true, tools: false, images: true };
   if (roles.user) out.user = { structured: true, tools: false, images: false };
   if (roles.judge) out.judge = { structured: true, tools: false, images: true };
+  // The operator degrades instructions in structured replies; a run does not call it, but a run's
+  // preflight learns its mode with the others' so every command of the same setup inherits it.
+  if (roles.operator) out.operator = { structured: true, tools: false, images: false };
   return out;
 }
 
@@ -53,8 +58,7 @@ export function runNeeds(roles: RoleConfigs, agentSpec: string): Partial<Record<
 export function allNeeds(roles: RoleConfigs, agentSpec: string): Partial<Record<Role, RoleNeeds>> {
   const out = runNeeds(roles, agentSpec);
   if (roles.agent && !out.agent) out.agent = { structured: false, tools: true, images: !roles.copilot };
-  if (roles.copilot && !out.copilot) out.copilot = { structured: false, tools: false, images: true };
-  if (roles.operator) out.operator = { structured: true, tools: false, images: false };
+  if (roles.copilot && !out.copilot) out.copilot = { structured: true, tools: false, images: true };
   return out;
 }
 

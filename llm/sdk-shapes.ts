@@ -64,5 +64,7 @@ export function isEmptyReply(completion: ChatCompletion): boolean {
 }
 
 export function usageOf(completion: ChatCompletion): TokenUsage {
-  return { prompt: completion.usage?.prompt_tokens ?? 0, completion: completion.usage?.completion_tokens ?? 0 };
+  // No usage object is not zero tokens: the provider did not say (unknown is not zero).
+  if (!completion.usage) return { prompt: 0, completion: 0, unknown: true };
+  return { prompt: completion.usage.prompt_tokens ?? 0, completion: completion.usage.completion_tokens ?? 0 };
 }

@@ -3,6 +3,8 @@ import type { Role } from './roles.js';
 export interface TokenUsage {
   prompt: number;
   completion: number;
+  /** Some call's provider sent no usage object: the counts are only what was reported, the total is unknown. */
+  unknown?: boolean;
 }
 
 /** US dollars per million tokens, per model name; a model missing from the table costs nothing known. */
@@ -15,7 +17,7 @@ export interface RoleUsage extends TokenUsage {
 }
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { prompt: a.prompt + b.prompt, completion: a.completion + b.completion };
+  return { prompt: a.prompt + b.prompt, completion: a.completion + b.completion, ...(a.unknown || b.unknown ? { unknown: true } : {}) };
 }
 
 export const NO_USAGE: TokenUsage = Object.freeze({ prompt: 0, completion: 0 });
@@ -34,7 +36,7 @@ export class UsageMeter {
     entry.usage = addUsage(entry.usage, usage);
     entry.calls += 1;
     const price = this.prices[model];
-    if (price) entry.cost += (usage.prompt * price.promptPerMTok + usage.completion * price.completionPerMTok) / 1e6;
+    if (price && !usage.unknown) entry.cost += (usage.prompt * price.promptPerMTok + usage.completion * price.completionPerMTok) / 1e6;
     else entry.priced = false;
     this.byRole.set(role, entry);
   }

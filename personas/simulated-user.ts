@@ -62,7 +62,7 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
     leakCheck: { leakedSlotIds: [], method: client ? 'lexical+llm' : 'lexical' },
     retries: 0,
     refused: false,
-    tokens: { prompt: tokens.prompt, completion: tokens.completion },
+    tokens: { prompt: tokens.prompt, completion: tokens.completion, ...(tokens.unknown ? { unknown: true } : {}) },
     source: client ? 'llm' : 'offline',
     ...extra,
   });

@@ -15,7 +15,7 @@ export interface UserTurn {
   retries: number;
   /** True when the answer gives nothing (a safe non-answer or a refusal to dump the instruction). */
   refused: boolean;
-  tokens: { prompt: number; completion: number };
+  tokens: { prompt: number; completion: number; unknown?: boolean };
   error?: string;
   /** Slot ids caught leaking in replies that were thrown away and regenerated (the final answer is clean). */
   caughtLeakSlotIds?: string[];

@@ -44,6 +44,8 @@ export const UsageEntrySchema = z.object({
   model: z.string(),
   prompt: z.number(),
   completion: z.number(),
+  /** Some call's provider gave no usage object: tokens and cost of this role are unknown. */
+  unknown: z.boolean().optional(),
 });
 export type UsageEntry = z.infer<typeof UsageEntrySchema>;
 
@@ -58,6 +60,29 @@ export const IntentAnnotationSchema = z.object({
 });
 export type IntentAnnotation = z.infer<typeof IntentAnnotationSchema>;
 
+/**
+ * A trajectory counted as the paper's `result_analyze.py` counts its logs (agent/step-tally.ts): the
+ * `paper` profile's reading of the steps. Absent in run folders and blobs written before it.
+ */
+export const ScriptCountsSchema = z.object({
+  replies: z.number(),
+  /** Replies credited as a question (one with a finish is a submit). */
+  questions: z.number(),
+  /** Replies holding code, whatever else they hold. */
+  codeSteps: z.number(),
+  /** Replies credited as a verify (no finish, no question). */
+  verifies: z.number(),
+  /** Some reply held a finish. */
+  finished: z.boolean(),
+  /** Replies with none of the four paths. */
+  formatErrors: z.number(),
+  /** Replies holding code and a credited path: counted twice among the code steps of VCI. */
+  codeAlongside: z.number(),
+  /** Some reply held a question with no code before it or in it (PCR). */
+  askedBeforeCode: z.boolean(),
+});
+export type ScriptCounts = z.infer<typeof ScriptCountsSchema>;
+
 export const EpisodeAnnotationSchema = z.object({
   agent: z.string(),
   status: EpisodeStatusSchema,
@@ -71,6 +96,7 @@ export const EpisodeAnnotationSchema = z.object({
   locPaper: z.number().optional(),
   /** Steps that wrote files alongside another action (agent/step-tally.ts). Absent in older blobs. */
   codeAlongside: z.number().optional(),
+  scriptCounts: ScriptCountsSchema.optional(),
   /** The trajectory holds reasoning text or a question (protocol/build.ts hasReasoningText); absent in older blobs. */
   hasReasoning: z.boolean().optional(),
   tokens: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
@@ -115,7 +141,7 @@ export const VisualAnnotationSchema = z.object({
   crash: CrashFindingSchema.optional(),
   scores: z.object({ layout: z.number(), creativeAlignment: z.number(), overall: z.number() }).optional(),
   /** Tokens the judge model spent scoring the page. */
-  usage: z.object({ model: z.string(), prompt: z.number(), completion: z.number() }).optional(),
+  usage: z.object({ model: z.string(), prompt: z.number(), completion: z.number(), unknown: z.boolean().optional() }).optional(),
 });
 export type VisualAnnotation = z.infer<typeof VisualAnnotationSchema>;
 

@@ -79,6 +79,8 @@ export interface EpisodeRecord {
   locPaper?: number;
   /** Steps that wrote files alongside another action (agent/step-tally.ts); absent in older run folders. */
   codeAlongside?: number;
+  /** agent/step-tally.ts script; absent in older run folders. */
+  scriptCounts?: EpisodeAnnotation['scriptCounts'];
   tokens: EpisodeAnnotation['tokens'];
   durationMs: number;
   error?: string;
@@ -101,6 +103,7 @@ export function episodeAnnotation(
     linesOfCode: t.linesOfCode,
     ...(t.locPaper !== undefined ? { locPaper: t.locPaper } : {}),
     ...(t.codeAlongside !== undefined ? { codeAlongside: t.codeAlongside } : {}),
+    ...(t.scriptCounts !== undefined ? { scriptCounts: t.scriptCounts } : {}),
     hasReasoning: hasReasoningText(t.steps),
     tokens: t.tokens,
     durationMs: t.durationMs,

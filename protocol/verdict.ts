@@ -5,7 +5,8 @@ import { SlotStatusSchema } from './enums.js';
 export const JudgeStepSchema = z.object({ action: z.string(), detail: z.string().optional(), screenshot: z.string().optional() });
 export type JudgeStep = z.infer<typeof JudgeStepSchema>;
 
-export const TokenPairSchema = z.object({ prompt: z.number(), completion: z.number() });
+/** `unknown`: some call's provider gave no usage object, so the total is not known (llm/usage.ts). */
+export const TokenPairSchema = z.object({ prompt: z.number(), completion: z.number(), unknown: z.boolean().optional() });
 
 /** A judge's answer for one slot: what the verdict cache stores and the slot test reports. */
 export const VerdictSchema = z.object({

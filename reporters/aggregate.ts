@@ -72,9 +72,10 @@ export function usageByRole(cases: readonly CaseResult[], prices: PriceTable): A
   const out: Aggregate['usage'] = {};
   for (const e of cases.flatMap((c) => c.usage)) {
     const r = (out[e.role] ??= { prompt: 0, completion: 0, costUsd: 0 });
-    r.prompt += e.prompt;
-    r.completion += e.completion;
-    const cost = costOf(e.model, e, prices);
+    // Unknown is not zero: one call without usage makes the role's tokens and cost unknown.
+    r.prompt = r.prompt === null || e.unknown ? null : r.prompt + e.prompt;
+    r.completion = r.completion === null || e.unknown ? null : r.completion + e.completion;
+    const cost = e.unknown ? null : costOf(e.model, e, prices);
     r.costUsd = r.costUsd === null || cost === null ? null : r.costUsd + cost;
   }
   return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]!]));

@@ -1,6 +1,7 @@
 import type { TrajectoryStep } from '../agent/trajectory.js';
 import type { CaseView } from './case-view.js';
 import { esc } from './html-summary.js';
+import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
 
 /**
  * One case page: why a case scored what it did, side by side. Static HTML with no script at all and a CSP
@@ -94,15 +95,14 @@ function tokens(v: CaseView): string {
   const judge = v.records.flatMap((r) => (r.judgeUsage ? [r.judgeUsage] : []));
   const all = [...usage, ...judge];
   if (all.length === 0) return '<p class="empty">no model tokens (offline)</p>';
-  const sum = new Map<string, { prompt: number; completion: number }>();
+  const sum = new Map<string, TokenUsage>();
   for (const u of all) {
     const k = `${u.role}\0${u.model}`;
-    const s = sum.get(k) ?? { prompt: 0, completion: 0 };
-    sum.set(k, { prompt: s.prompt + u.prompt, completion: s.completion + u.completion });
+    sum.set(k, addUsage(sum.get(k) ?? NO_USAGE, u));
   }
   return `<table><tr><th>role</th><th>model</th><th>prompt</th><th>completion</th></tr>${[...sum].map(([k, s]) => {
     const [role, model] = k.split('\0');
-    return `<tr><td>${esc(role!)}</td><td>${esc(model!)}</td><td class="num">${s.prompt}</td><td class="num">${s.completion}</td></tr>`;
+    return `<tr><td>${esc(role!)}</td><td>${esc(model!)}</td><td class="num">${s.unknown ? 'unknown' : s.prompt}</td><td class="num">${s.unknown ? 'unknown' : s.completion}</td></tr>`;
   }).join('')}</table>`;
 }
 

@@ -1,6 +1,6 @@
 import { breakdownMarkdown } from './format-breakdowns.js';
 import { weakerIsolationLine } from '../sandbox/enforced.js';
-import { fmt } from './fmt.js';
+import { costCell, costUnknownWhy, fmt, tokensText } from './fmt.js';
 import { columnTitle, headlineRows, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate, Report } from './report-schema.js';
 import { describeRoleErrors } from './role-errors.js';
@@ -53,8 +53,8 @@ function roleErrorLines(r: Report): string[] {
 function usageLine(a: Aggregate): string {
   const roles = Object.entries(a.usage);
   if (roles.length === 0) return 'no model tokens';
-  const cost = a.costUsd === null ? 'cost unknown (set IWB_PRICES)' : `$${a.costUsd.toFixed(4)}`;
-  return `${roles.map(([role, u]) => `${role} ${(u.prompt + u.completion).toLocaleString('en-US')} tok`).join(', ')}; ${cost}`;
+  const cost = a.costUsd === null ? `cost unknown (${costUnknownWhy(a)})` : `$${a.costUsd.toFixed(4)}`;
+  return `${roles.map(([role, u]) => `${role} ${tokensText(u)} tok`).join(', ')}; ${cost}`;
 }
 
 const md = (row: readonly string[]) => `| ${row.join(' | ')} |`;
@@ -75,6 +75,8 @@ export function formatMarkdown(r: Report): string {
     `Profile \`${r.meta.profile ?? 'iwb'}\` (scoring rules, config/profiles.ts). Dataset \`${r.meta.dataset}\`, agent ${r.meta.agents.map((a) => `\`${a}\``).join(', ')}${r.meta.user ? `, simulated user \`${r.meta.user}\`` : ''}, ${r.overall.cases} cases, started ${r.meta.startedAt}${r.meta.sandbox ? `, untrusted processes isolated by: ${typeof r.meta.sandbox === 'string' ? r.meta.sandbox : `${r.meta.sandbox.isolation} (judged browser: ${r.meta.sandbox.browser})`}` : ''}. Intervals: ${Math.round(r.meta.bootstrap.level * 100)}% percentile bootstrap over cases, ${r.meta.bootstrap.resamples} resamples, seed ${r.meta.bootstrap.seed}.`,
     '',
     `Errored (left out of every rate): ${erroredNote(r.overall)}.`,
+    '',
+    `Model use: ${usageLine(r.overall)}.`,
     ...(describeRoleErrors(r.roleErrors).length ? ['', '**Some figures rest on failed model calls:**', '', ...describeRoleErrors(r.roleErrors).map((l) => `- ${l}`)] : []),
     '',
     '## TCR and HR by persona',
@@ -93,7 +95,7 @@ export function formatMarkdown(r: Report): string {
     ...table(
       ['group', ...all.map((c) => c.title), 'cases', 'unjudged', 'errored', 'cost $'],
       [['overall', r.overall] as const, ...agents.map(([k, a]) => [`agent ${k}`, a] as const), ...Object.entries(r.byPersona), ...Object.entries(r.byDifficulty)].map(([name, a]) => [
-        name, ...all.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots), a.costUsd === null ? '—' : a.costUsd.toFixed(4),
+        name, ...all.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots), costCell(a.costUsd),
       ]),
     ),
     '',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DIFFICULTIES, PERSONAS } from '../slots/schema.js';
 import { caseHref } from './case-view.js';
 import { fmt } from './format.js';
+import { costUnknownWhy, tokensText } from './fmt.js';
 import { breakdownTables } from './format-breakdowns.js';
 import { headlineRows, type MetricKey } from './metric-table.js';
 import type { Aggregate, CaseResult, Report } from './report-schema.js';
@@ -29,9 +30,9 @@ function headline(r: Report): string {
     const v = fmt(a, key);
     return card(title, v === '—' ? v : `${v}${unit === 'percent' ? '%' : ''}`, `${level} ${interval(a, key)}`, `n = ${a.n[key]} · ${show.card}`);
   });
-  const tokens = Object.values(a.usage).reduce((s, u) => s + u.prompt + u.completion, 0);
-  const priced = a.costUsd === null ? 'a model has no price: set IWB_PRICES' : 'every role, US dollars';
-  cards.push(card('cost', a.costUsd === null ? '—' : `$${a.costUsd.toFixed(4)}`, priced, `${tokens.toLocaleString('en-US')} tokens`));
+  const roles = Object.values(a.usage);
+  const tokens = roles.some((u) => u.prompt === null) ? 'unknown' : tokensText({ prompt: roles.reduce((s, u) => s + u.prompt!, 0), completion: roles.reduce((s, u) => s + u.completion!, 0) });
+  cards.push(card('cost', a.costUsd === null ? 'unknown' : `$${a.costUsd.toFixed(4)}`, costUnknownWhy(a) ?? 'every role, US dollars', `${tokens} tokens`));
   return `<section class="cards">${cards.join('')}</section>`;
 }
 

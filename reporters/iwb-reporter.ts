@@ -41,7 +41,7 @@ export default class IwbReporter implements Reporter {
   private readonly prices: PriceTable;
   private readonly htmlReportDir: string;
   private total = 0;
-  private tokens = { prompt: 0, completion: 0 };
+  private tokens: { prompt: number; completion: number; unknown?: boolean } = { prompt: 0, completion: 0 };
   /** Null once a model without a price has spent tokens: an unknown cost is not shown as a low one. */
   private cost: number | null = 0;
   private lastProgress = 0;
@@ -84,7 +84,8 @@ export default class IwbReporter implements Reporter {
   private count(u: UsageEntry): void {
     this.tokens.prompt += u.prompt;
     this.tokens.completion += u.completion;
-    const c = costOf(u.model, u, this.prices);
+    if (u.unknown) this.tokens.unknown = true;
+    const c = u.unknown ? null : costOf(u.model, u, this.prices);
     this.cost = this.cost === null || c === null ? null : this.cost + c;
   }
 
@@ -96,7 +97,8 @@ export default class IwbReporter implements Reporter {
     this.lastProgress = Date.now();
     const tokens = this.tokens.prompt + this.tokens.completion;
     const elapsed = ((Date.now() - this.started) / 1000).toFixed(0);
-    process.stderr.write(`[iwb] cases done ${n}/${this.total} · ${elapsed} s · ${tokens ? `${tokens.toLocaleString('en-US')} tokens so far, ${this.cost === null ? 'cost unknown (IWB_PRICES)' : `$${this.cost.toFixed(4)}`}` : 'no model tokens'}\n`);
+    const spent = this.tokens.unknown ? 'tokens unknown (a provider gave no usage), cost unknown' : tokens ? `${tokens.toLocaleString('en-US')} tokens so far, ${this.cost === null ? 'cost unknown (IWB_PRICES)' : `$${this.cost.toFixed(4)}`}` : 'no model tokens';
+    process.stderr.write(`[iwb] cases done ${n}/${this.total} · ${elapsed} s · ${spent}\n`);
   }
 
   async onEnd(result: FullResult): Promise<void> {

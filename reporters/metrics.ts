@@ -2,6 +2,8 @@ import { PROFILES, type Profile } from '../config/profiles.js';
 import type { EpisodeAnnotation, SlotAnnotation, UsageEntry, VisualAnnotation } from '../protocol/annotations.js';
 import { isJudged, type SlotStatus } from '../protocol/enums.js';
 import type { CaseResult } from './report-schema.js';
+import { stepFigures } from './step-reading.js';
+import { addUsage } from '../llm/usage.js';
 
 export type { CaseResult } from './report-schema.js';
 
@@ -25,7 +27,7 @@ export interface SlotRecord extends SlotAnnotation {
 }
 
 /** The profile rules per-case scoring reads. */
-export type ScoringRules = Pick<Profile, 'iasWithoutReasoning'>;
+export type ScoringRules = Pick<Profile, 'iasWithoutReasoning' | 'stepCounting' | 'erroredVerdict' | 'unevaluatedCase' | 'tcrWithoutPositive'>;
 
 const judged = isJudged;
 
@@ -70,11 +72,6 @@ export function verifyCoverage(counts: { implement: number; verify: number }): n
   return counts.implement > 0 ? counts.verify / counts.implement : null;
 }
 
-/** Blind execution: the episode ended without a single question to the user and without one look at the site. */
-export function isBlind(counts: { clarify: number; verify: number }): boolean {
-  return counts.clarify === 0 && counts.verify === 0;
-}
-
 /**
  * IAS under the profile's rule: a trajectory with no reasoning text and no question gives an intent judge
  * nothing of the agent's own to read; the paper scores it 1, iwb leaves it unscored. A trajectory recorded
@@ -85,14 +82,32 @@ export function intentScore(episode: Pick<EpisodeAnnotation, 'hasReasoning'> | u
   return judged;
 }
 
-export function scoreCase(slots: readonly SlotRecord[], rules: ScoringRules = PROFILES.iwb): CaseResult {
-  const first = slots[0]!;
+/**
+ * The slots as the profile grades them: under `erroredVerdict: 'fail'` a verdict the judge could not give,
+ * in a case whose episode ran, is a fail (the paper's evaluator ERROR fails every slot). The slot list a
+ * report shows keeps the real status, so the errored count stays apart.
+ */
+function gradedSlots(slots: readonly SlotRecord[], unevaluated: boolean, rules: ScoringRules): readonly SlotRecord[] {
+  if (rules.erroredVerdict === 'left-out' || unevaluated) return slots;
+  return slots.map((s) => (s.status === 'errored' ? { ...s, status: 'fail' as const } : s));
+}
+
+export function scoreCase(records: readonly SlotRecord[], rules: ScoringRules = PROFILES.iwb): CaseResult {
+  const first = records[0]!;
+  const episode = records.find((s) => s.episode)?.episode;
+  // Never judged: the episode errored (or, none recorded, no slot was judged), as a paper log with no evaluation record.
+  const unevaluated = episode ? episode.status === 'errored' : !records.some(judged);
+  const zero = unevaluated && rules.unevaluatedCase === 'zero';
+  const slots = gradedSlots(records, unevaluated, rules);
   const positives = slots.filter((s) => s.assertionType === 'POSITIVE');
   const negatives = slots.filter((s) => s.assertionType === 'NEGATIVE' && judged(s));
   const judgedAll = slots.filter(judged);
-  const episode = slots.find((s) => s.episode)?.episode;
   const visual = slots.find((s) => s.visual)?.visual;
   const intent = episode?.intent && !episode.intent.error ? episode.intent : undefined;
+  const step = stepFigures(episode, rules);
+  const tcrRaw = weightedPassRate(slots, (s) => s.weight);
+  // The paper's evaluator reports TCR over all slots to 4 places; its script falls back to it without a POSITIVE slot.
+  const fallback = rules.tcrWithoutPositive === 'all-slots' && positives.length === 0 && tcrRaw !== null ? Math.round(tcrRaw * 1e4) / 1e4 : null;
   return {
     id: first.caseId,
     taskId: first.taskId,
@@ -100,10 +115,10 @@ export function scoreCase(slots: readonly SlotRecord[], rules: ScoringRules = PR
     difficulty: first.difficulty,
     agent: episode?.agent ?? 'unknown',
     trial: first.trial ?? 0,
-    tcr: weightedPassRate(positives, (s) => s.weight),
-    tcrRaw: weightedPassRate(slots, (s) => s.weight),
-    tcrUniform: weightedPassRate(positives, () => 1),
-    tcrCTech: weightedPassRate(positives, (s) => s.cTech),
+    tcr: zero ? 0 : (weightedPassRate(positives, (s) => s.weight) ?? fallback),
+    tcrRaw: zero ? 0 : tcrRaw,
+    tcrUniform: zero ? 0 : weightedPassRate(positives, () => 1),
+    tcrCTech: zero ? 0 : weightedPassRate(positives, (s) => s.cTech),
     // A case hallucinated when a judged NEGATIVE slot failed; a judged case without one did not.
     hallucinated: judgedAll.length === 0 ? null : negatives.some((s) => s.status === 'fail'),
     sr: judgedAll.length > 0 ? judgedAll.every((s) => s.status === 'pass') : null,
@@ -111,17 +126,17 @@ export function scoreCase(slots: readonly SlotRecord[], rules: ScoringRules = PR
     chrDegraded: episode?.degraded ? clarificationHitRate(episode.questions, episode.degraded) : null,
     chrLlm: intent && episode && episode.questions.length > 0 ? intent.hitSlots.filter((id) => slots.some((s) => s.slotId === id)).length / slots.length : null,
     ias: intentScore(episode, intent?.ias ?? null, rules),
-    vci: episode ? verifyCoverage(episode.counts) : null,
-    verifySteps: episode ? episode.counts.verify : null,
-    implementSteps: episode ? episode.counts.implement : null,
-    codeAlongsideSteps: episode ? (episode.codeAlongside ?? 0) : null,
-    questionBeforeCode: episode ? episode.questionBeforeCode : null,
-    blind: episode && episode.status !== 'errored' ? isBlind(episode.counts) : null,
+    vci: step.verifySteps === null || step.implementSteps === null ? null : verifyCoverage({ implement: step.implementSteps, verify: step.verifySteps }),
+    verifySteps: step.verifySteps,
+    implementSteps: step.implementSteps,
+    codeAlongsideSteps: step.codeAlongsideSteps,
+    questionBeforeCode: step.questionBeforeCode,
+    blind: step.blind,
     linesOfCode: episode ? episode.linesOfCode : null,
     locPaper: episode?.locPaper ?? null,
-    steps: episode ? episode.steps : null,
-    questions: episode ? episode.counts.clarify : null,
-    submitted: episode ? episode.status === 'submitted' : null,
+    steps: step.steps,
+    questions: step.questions,
+    submitted: step.submitted,
     episodeStatus: episode?.status ?? 'unknown',
     // A case's episode ran in this run if any of its tests saw it run rather than read it from disk.
     episodeCached: episode ? slots.every((s) => s.episode?.cached !== false) : null,
@@ -130,7 +145,7 @@ export function scoreCase(slots: readonly SlotRecord[], rules: ScoringRules = PR
     visualFindings: visual?.findings ?? [],
     visualScores: visual?.scores ?? null,
     usage: caseUsage(slots, episode, visual),
-    slots: slots.map((s) => ({ id: s.slotId, status: s.status, weight: s.weight, cTech: s.cTech, assertionType: s.assertionType, ...(s.unmentioned ? { unmentioned: true } : {}) })),
+    slots: records.map((s) => ({ id: s.slotId, status: s.status, weight: s.weight, cTech: s.cTech, assertionType: s.assertionType, ...(s.unmentioned ? { unmentioned: true } : {}) })),
   };
 }
 
@@ -144,9 +159,10 @@ function caseUsage(slots: readonly SlotRecord[], episode: EpisodeAnnotation | un
   for (const e of entries) {
     const key = `${e.role}\0${e.model}`;
     const m = merged.get(key) ?? { role: e.role, model: e.model, prompt: 0, completion: 0 };
-    merged.set(key, { ...m, prompt: m.prompt + e.prompt, completion: m.completion + e.completion });
+    merged.set(key, { ...m, ...addUsage(m, e) });
   }
-  return [...merged.values()].filter((e) => e.prompt + e.completion > 0).sort((a, b) => a.role.localeCompare(b.role) || a.model.localeCompare(b.model));
+  // A role whose provider gave no usage stays, with its tokens unknown: leaving it out would read as zero.
+  return [...merged.values()].filter((e) => e.prompt + e.completion > 0 || e.unknown).sort((a, b) => a.role.localeCompare(b.role) || a.model.localeCompare(b.model));
 }
 
 export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

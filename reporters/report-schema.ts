@@ -21,7 +21,8 @@ export { SlotStatusSchema } from '../protocol/enums.js';
 export { CaseResultSchema, type CaseResult } from './case-result.js';
 export { METRIC_KEYS, type MetricKey } from './metric-table.js';
 
-const RoleCostSchema = z.object({ prompt: z.number(), completion: z.number(), costUsd: z.number().nullable() });
+/** Null tokens: some call's provider gave no usage object, so the role's tokens (and cost) are unknown, not zero. */
+const RoleCostSchema = z.object({ prompt: z.number().nullable(), completion: z.number().nullable(), costUsd: z.number().nullable() });
 
 export const AggregateSchema = z.object({
   ...Object.fromEntries(METRIC_KEYS.map((k) => [k, metricValue])) as Record<MetricKey, typeof metricValue>,

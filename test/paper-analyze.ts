@@ -5,7 +5,7 @@ import path from 'node:path';
  * The paper's scoring, restated for the parity test: what `src/experiment/result_analyze.py` of
  * AIforIP/InteractWeb-Bench computes from the `interaction_history.json` logs its `run_simulation.py`
  * writes. Test-only, in this project's words, and only the figures the parity test compares (TCR, HR,
- * ask rate, average questions, PCR, submit rate, VCI). Where the paper's script has a quirk it is kept,
+ * ask rate, average questions, PCR, submit rate, VCI, average steps, TCR per persona). Where the paper's script has a quirk it is kept,
  * because the point is to reproduce its numbers, and noted.
  */
 
@@ -55,6 +55,10 @@ export interface PaperRow {
   verifies: number;
   asksBeforeCode: number;
   submitted: boolean;
+  /** The script's steps: per reply, B for code, then the credited path (or ERR when there is neither). */
+  steps: number;
+  /** The persona: what follows the last `_` of the task folder. */
+  role: string;
 }
 
 const CODE = /<boltArtifact|<boltAction\s+type\s*=\s*["'](file|shell|start)["']/i;
@@ -62,7 +66,8 @@ const has = (content: string, type: string) => content.includes(`<boltAction typ
 
 /** Counts one task's assistant turns and reads its grading, as the script does. */
 export function readPaperLog(taskId: string, log: PaperLog): PaperRow {
-  const row: PaperRow = { taskId, evaluated: false, tcr: 0, hallucinated: null, asks: 0, codeTurns: 0, codeWithOther: 0, verifies: 0, asksBeforeCode: 0, submitted: false };
+  const role = taskId.includes('_') ? taskId.split('_').at(-1)! : 'Unknown_Role';
+  const row: PaperRow = { taskId, evaluated: false, tcr: 0, hallucinated: null, asks: 0, codeTurns: 0, codeWithOther: 0, verifies: 0, asksBeforeCode: 0, submitted: false, steps: 0, role };
   let firstCodeTurn = -1;
   for (const t of log.trajectory) {
     if (t.role !== 'assistant') continue;
@@ -71,10 +76,12 @@ export function readPaperLog(taskId: string, log: PaperLog): PaperRow {
     const finish = has(t.content, 'finish');
     const code = CODE.test(t.content);
     if (code) row.codeTurns++;
-    // One action per turn is credited, finish first, then a question, then a verify.
+    if (code) row.steps++;
+    // One action per turn is credited, finish first, then a question, then a verify; none and no code is ERR.
     if (finish) row.submitted = true;
     else if (ask) row.asks++;
     else if (verify) row.verifies++;
+    if (finish || ask || verify || !code) row.steps++;
     if (code && (finish || ask || verify)) row.codeWithOther++;
     if (code && firstCodeTurn === -1) firstCodeTurn = t.turn;
     // The script counts any turn that holds a question, credited or not, before or after the first code.
@@ -123,17 +130,24 @@ export async function readPaperLogs(root: string): Promise<PaperRow[]> {
   return rows;
 }
 
+/**
+ * Null where the script prints its placeholder 0.0 for an empty set (no task, no graded task, no
+ * evaluated task, no code step): this project reports such a figure as not defined.
+ */
 export interface PaperFigures {
-  tcr: number;
+  tcr: number | null;
   hr: number | null;
-  askRate: number;
-  avgQuestions: number;
-  pcr: number;
-  submitRate: number;
-  vci: number;
+  askRate: number | null;
+  avgQuestions: number | null;
+  pcr: number | null;
+  submitRate: number | null;
+  vci: number | null;
+  steps: number | null;
+  /** Table 2's per-persona clean TCR, every task of the persona. */
+  tcrByRole: Record<string, number | null>;
 }
 
-const meanOf = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const meanOf = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 /**
  * The headline figures as the script prints them (Tables 2-4). TCR averages every task, an unevaluated
@@ -144,13 +158,16 @@ export function paperFigures(rows: readonly PaperRow[]): PaperFigures {
   const evaluated = rows.filter((r) => r.evaluated);
   const graded = rows.filter((r) => r.hallucinated !== null).map((r) => r.hallucinated!);
   const codeSteps = evaluated.reduce((a, r) => a + r.codeTurns + r.codeWithOther, 0);
+  const roles = [...new Set(rows.map((r) => r.role))];
   return {
     tcr: meanOf(rows.map((r) => r.tcr)),
-    hr: graded.length ? meanOf(graded) : null,
+    hr: meanOf(graded),
     askRate: meanOf(evaluated.map((r) => (r.asks > 0 ? 1 : 0))),
     avgQuestions: meanOf(evaluated.map((r) => r.asks)),
     pcr: meanOf(evaluated.map((r) => (r.asksBeforeCode > 0 ? 1 : 0))),
     submitRate: meanOf(evaluated.map((r) => (r.submitted ? 1 : 0))),
-    vci: codeSteps > 0 ? evaluated.reduce((a, r) => a + r.verifies, 0) / codeSteps : 0,
+    vci: codeSteps > 0 ? evaluated.reduce((a, r) => a + r.verifies, 0) / codeSteps : null,
+    steps: meanOf(evaluated.map((r) => r.steps)),
+    tcrByRole: Object.fromEntries(roles.map((role) => [role, meanOf(rows.filter((r) => r.role === role).map((r) => r.tcr))])),
   };
 }

@@ -9,6 +9,7 @@ import { viewObservation, type ObservationView } from './observation-text.js';
 import { copilotRequest, type AgentPrompts, type Protocol } from './prompts.js';
 import { actionFromToolCalls, AGENT_TOOLS } from './tool-calls.js';
 import type { AgentSession, Decision } from '../types.js';
+import { stepUsageOf } from '../step-usage.js';
 
 export interface LlmSessionOptions {
   client: ModelClient;
@@ -70,7 +71,7 @@ export class LlmSession implements AgentSession {
     let parsed: Decision;
     if (protocol === 'paper') {
       const read = parsePaperReply(result.content ?? '', cutOff);
-      parsed = { ...read.decision, ...(read.writes.length ? { writes: read.writes } : {}), ...(read.shell.length ? { shell: read.shell } : {}), ...(read.reasoning ? { reasoning: read.reasoning.slice(0, 8000) } : {}) };
+      parsed = { ...read.decision, ...(read.writes.length ? { writes: read.writes } : {}), ...(read.shell.length ? { shell: read.shell } : {}), ...(read.reasoning ? { reasoning: read.reasoning.slice(0, 8000) } : {}), paths: read.paths };
       // The paper's harness audits a verify without criteria against the request itself.
       if ('action' in parsed && parsed.action.type === 'verify' && !parsed.action.criteria) {
         parsed.action = { ...parsed.action, criteria: `Check that the page does what the client asked for:\n${this.instruction}` };
@@ -90,7 +91,7 @@ export class LlmSession implements AgentSession {
     return {
       ...parsed,
       ...(reasoning ? { reasoning } : {}),
-      usage: { promptTokens: result.usage.prompt, completionTokens: result.usage.completion },
+      usage: stepUsageOf(result.usage),
       ...(copilotUsage ? { copilotUsage } : {}),
       ...(note ? { note } : {}),
     };
@@ -135,6 +136,6 @@ export class LlmSession implements AgentSession {
       { role: 'user', content: [{ type: 'text', text: copilotRequest(image.path, image.title) }, { type: 'image', url: image.url, detail: 'high' }] },
     ]);
     const text = (r.content ?? '').trim() || '(the vision model returned no description)';
-    return { text, usage: { promptTokens: r.usage.prompt, completionTokens: r.usage.completion } };
+    return { text, usage: stepUsageOf(r.usage) };
   }
 }

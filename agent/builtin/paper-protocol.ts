@@ -1,6 +1,8 @@
 import { attributes, stripFences } from './artifact-parser.js';
 import { z } from 'zod';
 import { ActionSchema, type Action, type FileWrite } from '../actions.js';
+import type { ReplyPaths } from '../step-tally.js';
+import { scriptPaths } from './paper-paths.js';
 
 /**
  * Reads a reply in the paper's protocol (AIforIP/InteractWeb-Bench, bolt-style): every action is a
@@ -27,12 +29,18 @@ export interface PaperParse {
   shell: string[];
   /** The `<think>` blocks, joined. */
   reasoning: string;
+  /** What the paper's script counts of the reply (paper-paths.ts), whatever the parser made of it. */
+  paths: ReplyPaths;
 }
 
 const FILE_OR_SHELL = /<boltAction\b([^>]*)>/gi;
 const CLOSE = '</boltAction>';
 
 export function parsePaperReply(reply: string, cutOff = false): PaperParse {
+  return { ...readReply(reply, cutOff), paths: scriptPaths(reply) };
+}
+
+function readReply(reply: string, cutOff: boolean): Omit<PaperParse, 'paths'> {
   const { text, reasoning } = splitReasoning(reply);
   const hint = cutOff ? ' Your reply was cut off at the token limit: write fewer or smaller files per reply.' : '';
   const files: FileWrite[] = [];
@@ -122,6 +130,6 @@ function checked(candidate: unknown): PaperParse['decision'] {
   return parsed.success ? { action: parsed.data } : { invalid: `the action is malformed: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}` };
 }
 
-function invalid(reason: string, reasoning: string): PaperParse {
+function invalid(reason: string, reasoning: string): Omit<PaperParse, 'paths'> {
   return { decision: { invalid: reason }, writes: [], shell: [], reasoning };
 }
