@@ -13,7 +13,7 @@ import { bm25Retrieve, llmRetrieve, RETRIEVAL_DEFAULTS, type RetrievalOptions } 
 import { breakOracleRuns, goldStatements, isUnrequestedSlot, longestOracleRun, MAX_ORACLE_RUN, narrowStatement, oracleText } from './statements.js';
 import type { SimulatedUser, UserTurn } from './types.js';
 import { colourKeys, numberValues } from './values.js';
-import { contentStems } from './text.js';
+import { contentStems, leakRoots } from './text.js';
 import { styleOf, type SpokenFact } from './voice.js';
 import { VOICES } from './voices.js';
 
@@ -151,6 +151,15 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
       if (r.value.asks_for_everything) return turn(question, pick(rng, style.refusal), { refused: true }, tokens);
       retrieved = [...new Set(r.value.slot_ids)];
     } else retrieved = bm25Retrieve(c.slots, question, deps.retrieval).slotIds;
+    // "Which functionalities?" is no question about adding anything: "nothing unrequested" is only the topic
+    // of an offer to add something.
+    if (!asksAboutExtra(question)) retrieved = retrieved.filter((id) => !isUnrequestedSlot(byId.get(id)!));
+    // The slots' own wording did not match: look for the question's words in what the user itself wrote.
+    const unstated = retrieved.every((id) => !statements.get(id));
+    if (unstated && !client && !isFollowUp(question)) {
+      const found = byStatement(question);
+      if (found.length > 0 || retrieved.length === 0) retrieved = found;
+    }
     if (retrieved.length === 0 && lastTopic.length > 0 && isFollowUp(question)) retrieved = [...lastTopic];
     // Asked about adding something no requirement mentions: the "nothing unrequested" slot is the topic.
     if (retrieved.length === 0 && asksAboutExtra(question)) retrieved = c.slots.filter(isUnrequestedSlot).map((s) => s.id);
@@ -162,6 +171,25 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
     for (const id of retrieved) timesAsked.set(id, (timesAsked.get(id) ?? 0) + 1);
     lastTopic = retrieved;
     return speak(question, facts, retrieved, {}, tokens);
+  }
+
+  /**
+   * The slots whose gold clause shares the question's rarest words: "which directions can the tiles move?"
+   * finds "move tiles up, down, left, or right" although no slot says "direction". A word most clauses share
+   * ("website") decides nothing; one rare word, or two, does.
+   */
+  function byStatement(question: string): string[] {
+    const asked = new Set(leakRoots(question));
+    const clauses = [...statements.values()].filter((s) => s !== null);
+    const df = new Map<string, number>();
+    for (const s of clauses) for (const w of new Set(leakRoots(s.clause))) df.set(w, (df.get(w) ?? 0) + 1);
+    const scored = clauses
+      .map((s) => ({ id: s.slotId, score: [...new Set(leakRoots(s.clause))].filter((w) => asked.has(w)).reduce((n, w) => n + Math.log(1 + clauses.length / df.get(w)!), 0) }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score);
+    const top = scored[0]?.score ?? 0;
+    if (top < Math.log(1 + clauses.length / 2)) return [];
+    return scored.filter((x) => x.score >= top * 0.75).slice(0, maxSlots).map((x) => x.id);
   }
 
   /** Slots sharing a component are one topic ("Tile Movement" up, down, left, right): asked about one, all are said. */
