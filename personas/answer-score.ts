@@ -3,7 +3,7 @@ import { clauseValues, type BatteryQuestion } from './battery.js';
 import { lexicalLeaks } from './containment.js';
 import { longestOracleRun, MAX_ORACLE_RUN } from './statements.js';
 import { leakRoots, tokens } from './text.js';
-import { colourKeys } from './values.js';
+import { colourKeys, numberValues } from './values.js';
 import type { UserTurn } from './types.js';
 
 /**
@@ -75,7 +75,8 @@ export function scoreAnswer(q: BatteryQuestion, t: UserTurn, ctx: ScoreContext, 
     retrievedIds: q.targets,
     question: q.question,
     instruction: ctx.instruction,
-    allowedText: [ctx.stock, ...ctx.told, ...q.allowed].join(' '),
+    // "three" in an allowed sentence allows "3".
+    allowedText: [ctx.stock, ...ctx.told, ...q.allowed, ...q.allowed.flatMap(numberValues)].join(' '),
   });
   const quote = longestOracleRun(t.answer, ctx.oracle) > MAX_ORACLE_RUN;
   const leakedSlotIds = leaks.map((l) => l.slotId);

@@ -69,3 +69,13 @@ export function purposeKind(question: string): 'purpose' | 'structure' | null {
   if (PURPOSE.test(question)) return 'purpose';
   return null;
 }
+
+/** A question about the colours in general ("What colours should the site use?"), naming no one part. */
+const COLOUR_WORDS = /\b(?:colou?rs?|colou?r scheme|palette)\b/i;
+const OVERALL = new Set(['colour', 'color', 'colours', 'colors', 'scheme', 'palette', 'theme', 'site', 'website', 'app', 'use', 'overall', 'main', 'general', 'generally', 'whole', 'prefer', 'preferred', 'go', 'look']);
+
+export function asksColoursOverall(question: string): boolean {
+  if (!COLOUR_WORDS.test(question)) return false;
+  const words = question.toLowerCase().match(/[a-z]+/g) ?? [];
+  return words.filter((w) => w.length > 3 && !OVERALL.has(w) && !/^(what|which|should|would|could|does|have|there|they|your|want|with|that|this|for|about|like)$/.test(w)).length === 0;
+}

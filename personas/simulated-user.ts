@@ -8,7 +8,7 @@ import { stanceFor } from './degradation/offline.js';
 import { mulberry32, pick, seedFor } from './prng.js';
 import { checkPremise, claimOf, premisePhrase } from './premise.js';
 import { purposeCore, purposeStatements } from './purpose.js';
-import { asksAboutExtra, extraFeature, isDumpRequest, isFollowUp, pointsOutConflict, purposeKind } from './questions.js';
+import { asksAboutExtra, asksColoursOverall, extraFeature, isDumpRequest, isFollowUp, pointsOutConflict, purposeKind } from './questions.js';
 import { bm25Retrieve, llmRetrieve, RETRIEVAL_DEFAULTS, type RetrievalOptions } from './retrieval.js';
 import { breakOracleRuns, goldStatements, isUnrequestedSlot, longestOracleRun, MAX_ORACLE_RUN, narrowStatement, oracleText } from './statements.js';
 import type { SimulatedUser, UserTurn } from './types.js';
@@ -120,7 +120,7 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
     const kind = purposeKind(question);
     if (kind && !conflict) {
       const said = [purpose.purpose, ...(kind === 'structure' ? purpose.structure : [])].filter(Boolean);
-      const facts = said.map((s, i): SpokenFact => ({ slotId: `purpose-${i}`, mode: 'state', statement: i === 0 ? `${purposeCore(s)}.` : s, repeated: told.has(s) }));
+      const facts = said.map((s, i): SpokenFact => ({ slotId: `purpose-${i}`, mode: 'state', statement: i === 0 ? `${purposeCore(s)}.` : s, repeated: told.has(s), purpose: true }));
       for (const s of said) told.add(s);
       if (facts.length > 0) return speak(question, facts, [], {}, tokens, said.join(' '));
     }
@@ -160,6 +160,8 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
       const found = byStatement(question);
       if (found.length > 0 || retrieved.length === 0) retrieved = found;
     }
+    // "What colours should it use?" names no part: every colour the user wrote is the answer.
+    if (asksColoursOverall(question)) retrieved = [...new Set([...retrieved, ...[...statements.values()].filter((s) => s !== null && colourKeys(s.clause).size > 0).map((s) => s!.slotId)])];
     if (retrieved.length === 0 && lastTopic.length > 0 && isFollowUp(question)) retrieved = [...lastTopic];
     // Asked about adding something no requirement mentions: the "nothing unrequested" slot is the topic.
     if (retrieved.length === 0 && asksAboutExtra(question)) retrieved = c.slots.filter(isUnrequestedSlot).map((s) => s.id);
@@ -209,7 +211,7 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
     // gets the same words.
     const topicRng = mulberry32(seedFor(seed, c.id, ...facts.map((f) => `${f.slotId}:${f.mode}:${f.statement}`)));
     // What was told before in this conversation, and the topic's own sentences, are no leak when said again.
-    const ctx: ContainmentContext = { slots: c.slots, retrievedIds: retrieved, question, instruction: c.instruction, allowedText: `${allowedText} ${topicText} ${history.map((h) => h.answer).join(' ')}` };
+    const ctx: ContainmentContext = { slots: c.slots, retrievedIds: retrieved, question, instruction: c.instruction, allowedText: `${allowedText} ${topicText} ${numberValues(topicText).join(' ')} ${history.map((h) => h.answer).join(' ')}` };
     const messages = client ? answerMessages(c.persona, c.instruction, facts, history, question) : [];
     const rejected: Rejection[] = [];
     const caught = new Set<string>();

@@ -27,6 +27,8 @@ export interface SpokenFact {
   stance?: string;
   /** Said before in this conversation: the voice may say so, and must say the same thing. */
   repeated: boolean;
+  /** What the site is for or holds (the request's opening sentences): said whole, never cut to its colours. */
+  purpose?: boolean;
   /** For 'defend': the question challenged the requirement, so the user stands by it in so many words. */
   challenged?: boolean;
 }

@@ -69,8 +69,8 @@ export function keywords(statement: string): string {
 const FRAME = new Set(['able', 'users', 'user', 'allow', 'allows', 'allowing', 'functionalities', 'functionality', 'website', 'site', 'including', 'such', 'etc']);
 
 /** One statement as an image. */
-export function figurative(statement: string, rng: Rng): string {
-  const pairs = assignments(statement);
+export function figurative(statement: string, rng: Rng, whole = false): string {
+  const pairs = whole ? [] : assignments(statement);
   if (pairs.length > 0) {
     const used = new Set<string>();
     const lines = pairs.map((p) => fill(pick(rng, images.colourLine), { part: p.partWritten, colour: p.colour, scene: sceneFor(p.colour, rng, used) }));
@@ -79,7 +79,7 @@ export function figurative(statement: string, rng: Rng): string {
   const numbers = numberValues(statement);
   const fact = keywords(core(statement));
   const framed = fill(pick(rng, images.frames), { fact });
-  return numbers.length > 0 ? `${framed.replace(/\.$/, '')}, ${fill(images.numberLine, { number: numbers[0]! })}.` : framed;
+  return numbers.length > 0 && !whole ? `${framed.replace(/\.$/, '')}, ${fill(images.numberLine, { number: numbers[0]! })}.` : framed;
 }
 
 export const pIntVoice: Voice = {
@@ -89,6 +89,6 @@ export const pIntVoice: Voice = {
     assemble(style, rng, facts, (f) => {
       if (f.mode === 'defend') return fill(pick(rng, style.defend), { stance: f.stance ?? f.statement });
       if (f.mode === 'concede') return fill(pick(rng, style.concede), { fact: inline(figurative(f.statement, rng)) });
-      return figurative(f.statement, rng);
+      return figurative(f.statement, rng, f.purpose);
     }),
 };
