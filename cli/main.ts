@@ -8,6 +8,7 @@ import { CONFIG_USAGE } from './config.js';
 import { datasetCommand } from './dataset.js';
 import { INIT_USAGE } from './init.js';
 import { PROTOCOL_USAGE } from './protocol.js';
+import { PERSONAS_USAGE } from './personas-usage.js';
 import { processIo, UsageError, type CliIo } from './io.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -46,7 +47,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   personas: {
     run: async () => (await import('./personas.js')).personasCommand,
-    help: 'personas mutate <dataset> [--offline --seed N] --out <file> | personas leak-test <dataset> [--offline] [--seed N] [--json]',
+    help: PERSONAS_USAGE.replace(/^usage: iwb /, '').replace(/\n {7}iwb /g, '\n       '),
     usesConfig: true,
   },
   cache: {

@@ -16,13 +16,10 @@ import type { Dataset } from '../slots/schema.js';
 import { loadDataset } from '../slots/load.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 import { rawProcessEnv } from '../config/process-env.js';
+import { PERSONAS_SUBCOMMANDS, PERSONAS_USAGE } from './personas-usage.js';
 
-const USAGE =
-  'usage: iwb personas mutate <dataset.jsonl | builtin> [--offline] [--seed N] --out <file.jsonl>\n' +
-  '       iwb personas leak-test <dataset.jsonl | builtin> [--offline] [--seed N] [--json]\n' +
-  '       iwb personas annotate <dataset.jsonl> [--offline] [--json] [--out <file> | --beside]\n' +
-  '       iwb personas ask <dataset.jsonl | builtin> <case-id> "question" ["question" ...] [--offline] [--seed N] [--json]';
-const SUBCOMMANDS = ['mutate', 'leak-test', 'annotate', 'ask'];
+const USAGE = PERSONAS_USAGE;
+const SUBCOMMANDS: readonly string[] = PERSONAS_SUBCOMMANDS;
 
 function seedOf(flags: Map<string, string | true>): number {
   const raw = flags.get('seed');
@@ -45,11 +42,21 @@ async function cannotRun(role: Role, client: ModelClient | undefined, env: NodeJ
   return problem === null ? null : `the ${role} role cannot do its part, nothing was run:\n${problem}`;
 }
 
-/** Above this share of errored turns, the leak test's rates describe the errors, not the simulated user. */
-export const MAX_ERRORED_TURNS = 0.05;
+/**
+ * `--max-errored 5%`: the share of errored turns a leak test may lose and still report. By default none: an
+ * errored turn is left out of every rate, so any loss changes what the rates are measured on.
+ */
+export function maxErroredOf(flags: Map<string, string | true>): number {
+  const raw = flags.get('max-errored');
+  if (raw === undefined) return 0;
+  const m = typeof raw === 'string' ? /^(\d+(?:\.\d+)?)%?$/.exec(raw.trim()) : null;
+  const pct = m ? Number(m[1]) : NaN;
+  if (!(pct >= 0 && pct <= 100)) throw new UsageError(`--max-errored needs a percentage such as 5% (got ${JSON.stringify(raw)})`);
+  return pct / 100;
+}
 
 export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['seed', 'out'], boolean: ['offline', 'json'] });
+  const { positional, flags } = parseArgs(args, { string: ['seed', 'out', 'max-errored'], boolean: ['offline', 'json'] });
   const [sub, source] = positional;
   if (!source || !sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(USAGE);
   const seed = seedOf(flags);
@@ -98,31 +105,41 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
     io.err(`iwb personas leak-test: ${blocked}`);
     return 1;
   }
+  const tolerated = maxErroredOf(flags);
   const report = await runLeakTest(dataset.cases, (c) => createSimulatedUser(c, { seed, ...(client ? { client } : {}) }));
-  const turns = Object.values(report.byPersona).reduce((n, s) => n + s.questions, 0);
-  const errored = Object.values(report.byPersona).reduce((n, s) => n + s.errors, 0);
-  const measured = turns === 0 || errored / turns <= MAX_ERRORED_TURNS;
+  const answered = Object.values(report.byPersona).reduce((n, s) => n + s.questions, 0);
+  const errored = Object.values(report.byPersona).reduce((n, s) => n + s.errored, 0);
+  const turns = answered + errored;
+  const share = turns === 0 ? 0 : errored / turns;
+  const measured = errored === 0 || share <= tolerated;
+  const tolerance = tolerated > 0 ? `${Math.round(tolerated * 1000) / 10}%` : null;
   io.out(
     flags.has('json')
-      ? JSON.stringify({ dataset: dataset.name, mode: client ? 'llm' : 'offline', ok: measured, erroredTurns: errored, turns, ...report }, null, 2)
-      : describe(report, client ? 'llm' : 'offline'),
+      ? JSON.stringify({ dataset: dataset.name, mode: client ? 'llm' : 'offline', ok: measured, erroredTurns: errored, turns, maxErrored: tolerance, ...report }, null, 2)
+      : describe(report, client ? 'llm' : 'offline', errored, turns, tolerance),
   );
   if (!measured) {
-    io.err(`iwb personas leak-test: ${errored} of ${turns} turns errored (over ${MAX_ERRORED_TURNS * 100}%): these rates are not a measurement of the simulated user`);
+    io.err(`iwb personas leak-test: ${errored} of ${turns} turns errored (${(share * 100).toFixed(1)}%${tolerance ? `, over the ${tolerance} tolerated` : ''}); they are left out of every rate, so the rates lost input (--max-errored <pct> tolerates a stated share)`);
     return 1;
   }
   return 0;
 }
 
-function describe(r: LeakTestReport, mode: string): string {
-  const lines = [`leak test over ${r.cases} cases (${mode} simulated user)`, 'persona  questions  leak   hit    refusal  quotes  words  regenerated  errors'];
+function describe(r: LeakTestReport, mode: string, errored: number, turns: number, tolerance: string | null): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
+  const lines = [
+    `leak test over ${r.cases} cases (${mode} simulated user); ${errored} of ${turns} turns errored, left out of every rate${tolerance ? ` (tolerated up to ${tolerance})` : ''}`,
+    'persona  answered  correct  refusal  stance  miss  wrong  correct%  premise-no  extra-no   leak  quotes  words  errored',
+  ];
   for (const [p, s] of Object.entries(r.byPersona)) {
+    const o = s.outcomes;
     lines.push(
-      `${p.padEnd(8)} ${String(s.questions).padStart(9)}  ${s.leakRate.toFixed(3)}  ${s.hitRate.toFixed(3)}  ${s.refusalRate.toFixed(3)}    ${s.oracleQuoteRate.toFixed(3)}  ` +
-        `${s.meanAnswerLength.toFixed(1).padStart(5)}  ${String(s.regenerated).padStart(11)}  ${String(s.errors).padStart(6)}`,
+      `${p.padEnd(8)} ${String(s.questions).padStart(8)}  ${String(o.correct).padStart(7)}  ${String(o.refusal).padStart(7)}  ${String(o.stance).padStart(6)}  ${String(o.miss).padStart(4)}  ${String(o.wrong).padStart(5)}` +
+        `    ${pct(s.correctRate)}      ${pct(s.premiseRejectedRate)}    ${pct(s.extraDeclinedRate)} ${pct(s.leakRate)}  ${String(s.oracleQuotes).padStart(6)}  ${s.meanAnswerLength.toFixed(1).padStart(5)}  ${String(s.errored).padStart(7)}`,
     );
   }
-  for (const l of r.leaks.slice(0, 10)) lines.push(`leak: ${l.caseId} "${l.question}" -> [${l.slotIds.join(', ')}] ${l.answer}`);
+  for (const l of r.leaks.slice(0, 5)) lines.push(`leak: ${l.caseId} "${l.question}" -> [${l.slotIds.join(', ')}] ${l.answer}`);
+  for (const w of r.wrong.slice(0, 5)) lines.push(`not right (${w.kind}): ${w.caseId} "${w.question}" -> ${w.answer}`);
   return lines.join('\n');
 }
 

@@ -21,6 +21,8 @@ function factLine(f: SpokenFact): string {
         : `- Admit your request had this wrong; what you really want is: "${f.statement}"`;
     case 'exclude':
       return '- You want nothing on the site beyond what you asked for.';
+    case 'reject':
+      return `- The developer assumed something you never asked for ("${f.statement}"). Say no, plainly and in your voice; never agree to it.`;
     case 'unstated':
       return '- You never thought about this; say you have no particular wish.';
   }
@@ -71,5 +73,5 @@ export async function llmAnswer(
 export function stockText(persona: Persona): string {
   const s = personaDefinition(persona).answerStyle;
   const operator = JSON.stringify(personaDefinition(persona).operator);
-  return [...s.openers, ...s.closers, s.factJoin, ...s.nonAnswer, ...s.refusal, ...s.defend, ...s.concede, ...s.onlyAsked, operator].join(' ');
+  return [...s.openers, ...s.closers, s.factJoin, ...s.nonAnswer, ...s.refusal, ...s.defend, ...s.concede, ...s.onlyAsked, ...s.rejectPremise, operator].join(' ');
 }

@@ -4,7 +4,7 @@ import type { StructuredResult } from '../llm/types.js';
 import type { Slot } from '../slots/schema.js';
 import { prompt } from './definitions.js';
 import { describeSlots } from './retrieval.js';
-import { concreteFacts, contentStems, slotText, tokens } from './text.js';
+import { concreteFacts, leakRoots, slotText, tokens } from './text.js';
 
 /**
  * Stage 3: does an answer give away a requirement the question did not ask about? A fact counts only
@@ -32,17 +32,17 @@ export function distinctiveTerms(slot: Slot, ctx: ContainmentContext): { concret
   const retrieved = ctx.slots.filter((s) => ctx.retrievedIds.includes(s.id));
   const allowedText = [ctx.question, ctx.instruction, ctx.allowedText ?? '', ...retrieved.map(slotText)].join(' ');
   const allowedTokens = new Set(tokens(allowedText));
-  const allowedStems = new Set(contentStems(allowedText));
+  const allowedStems = new Set(leakRoots(allowedText));
   const facts = concreteFacts(slotText(slot));
   const concrete = [...facts.colours, ...facts.numbers].filter((t) => !allowedTokens.has(t));
-  const stems = [...new Set(contentStems(slotText(slot)))].filter((s) => !allowedStems.has(s) && !concrete.includes(s));
-  const component = [...new Set(contentStems(slot.targetComponent))].filter((s) => stems.includes(s));
+  const stems = [...new Set(leakRoots(slotText(slot)))].filter((s) => !allowedStems.has(s) && !concrete.includes(s));
+  const component = [...new Set(leakRoots(slot.targetComponent))].filter((s) => stems.includes(s));
   return { concrete, stems, component };
 }
 
 export function lexicalLeaks(answer: string, ctx: ContainmentContext): LexicalLeak[] {
   const said = new Set(tokens(answer));
-  const saidStems = new Set(contentStems(answer));
+  const saidStems = new Set(leakRoots(answer));
   const out: LexicalLeak[] = [];
   for (const slot of ctx.slots) {
     if (ctx.retrievedIds.includes(slot.id)) continue;

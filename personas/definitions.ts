@@ -23,6 +23,8 @@ const StyleSchema = z
     concede: z.array(z.string().includes('{fact}')).min(1),
     /** Asked whether something the user never mentioned should be there: it wants only what it asked for. */
     onlyAsked: z.array(z.string().min(1)).min(1),
+    /** Told the request says something it never said ("the spec has payments, right?"): a no, in voice. */
+    rejectPremise: z.array(z.string().min(1)).min(1),
   })
   .strict();
 export type AnswerStyle = z.infer<typeof StyleSchema>;

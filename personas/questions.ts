@@ -47,3 +47,35 @@ export function asksAboutExtra(question: string): boolean {
   // "What else should it have?" is broad: it names nothing to say no to.
   return EXTRA.test(question) && !/\b(else|anything|everything|what)\b/i.test(question);
 }
+
+/** "Should it have a login page?" -> "a login page": the thing the agent offers to add. */
+export function extraFeature(question: string): string | null {
+  if (!asksAboutExtra(question)) return null;
+  const m = question.match(EXTRA);
+  if (!m || m.index === undefined) return null;
+  const rest = question.slice(m.index + m[0].length).replace(/\?.*$/s, '').replace(/^\s*(?:to (?:have|add|include|see)\s+)?/i, '').trim();
+  return rest.length > 0 ? rest : null;
+}
+
+/**
+ * What the site is for, who uses it, what users mainly do: answered from the request's opening sentence.
+ * What pages or sections it has: that sentence and the one listing the site's parts.
+ */
+const PURPOSE = /\b(?:what(?:'s| is)(?: the)? (?:site|website|app|application|it|this|project)(?: \w+)? (?:for|about)|purpose|main (?:goal|thing|point|idea|action|task|function|use)|(?:overall|big) (?:idea|picture|goal)|who (?:is|are) (?:it|this|the)(?: (?:site|website|app|application|page|platform))? for|who (?:will|would|should) use|(?:target|intended) (?:users?|audience)|what (?:should|can|do|will) (?:users|visitors|people) (?:be able to )?(?:do|mainly do)|what kind of (?:site|website|app)|in (?:a|one) (?:sentence|word|nutshell))\b/i;
+const STRUCTURE = /\b(?:what|which) (?:pages|sections|parts|screens|views|features|functions|functionalities|areas|tabs)\b|\bhow many (?:pages|sections|screens)\b|\b(?:structure|sitemap|site map|layout of the (?:site|website))\b|\bwhat (?:should|does|will) (?:it|the (?:site|website|app)) (?:have|include|contain|consist of)\b/i;
+
+export function purposeKind(question: string): 'purpose' | 'structure' | null {
+  if (STRUCTURE.test(question)) return 'structure';
+  if (PURPOSE.test(question)) return 'purpose';
+  return null;
+}
+
+/** A question about the colours in general ("What colours should the site use?"), naming no one part. */
+const COLOUR_WORDS = /\b(?:colou?rs?|colou?r scheme|palette)\b/i;
+const OVERALL = new Set(['colour', 'color', 'colours', 'colors', 'scheme', 'palette', 'theme', 'site', 'website', 'app', 'use', 'overall', 'main', 'general', 'generally', 'whole', 'prefer', 'preferred', 'go', 'look']);
+
+export function asksColoursOverall(question: string): boolean {
+  if (!COLOUR_WORDS.test(question)) return false;
+  const words = question.toLowerCase().match(/[a-z]+/g) ?? [];
+  return words.filter((w) => w.length > 3 && !OVERALL.has(w) && !/^(what|which|should|would|could|does|have|there|they|your|want|with|that|this|for|about|like)$/.test(w)).length === 0;
+}

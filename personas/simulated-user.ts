@@ -6,10 +6,14 @@ import { answerMessages, llmAnswer, stockText, type Rejection } from './answer.j
 import { lexicalLeaks, llmLeaks, type ContainmentContext } from './containment.js';
 import { stanceFor } from './degradation/offline.js';
 import { mulberry32, pick, seedFor } from './prng.js';
-import { asksAboutExtra, isDumpRequest, isFollowUp, pointsOutConflict } from './questions.js';
+import { checkPremise, claimOf, premisePhrase } from './premise.js';
+import { purposeCore, purposeStatements } from './purpose.js';
+import { asksAboutExtra, asksColoursOverall, extraFeature, isDumpRequest, isFollowUp, pointsOutConflict, purposeKind } from './questions.js';
 import { bm25Retrieve, llmRetrieve, RETRIEVAL_DEFAULTS, type RetrievalOptions } from './retrieval.js';
 import { breakOracleRuns, goldStatements, isUnrequestedSlot, longestOracleRun, MAX_ORACLE_RUN, narrowStatement, oracleText } from './statements.js';
 import type { SimulatedUser, UserTurn } from './types.js';
+import { colourKeys, numberValues } from './values.js';
+import { contentStems, leakRoots } from './text.js';
 import { styleOf, type SpokenFact } from './voice.js';
 import { VOICES } from './voices.js';
 
@@ -36,6 +40,11 @@ export interface SimulatedUserDeps {
   retrieval?: RetrievalOptions;
 }
 
+/** "menu_sections" and "Menu sections" name the same component. */
+export function groupName(slot: Slot): string {
+  return slot.targetComponent.trim().toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ');
+}
+
 export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): SimulatedUser {
   const voice = VOICES[c.persona];
   const style = styleOf(c.persona);
@@ -54,6 +63,9 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
   const conceded = new Set<string>();
   let lastTopic: string[] = [];
   const history: Array<{ question: string; answer: string }> = [];
+  const purpose = purposeStatements(c.task.goldInstruction);
+  // Purpose sentences already said: said again, they are said the same way.
+  const told = new Set<string>();
 
   const turn = (question: string, answer: string, extra: Partial<UserTurn>, tokens: TokenUsage): UserTurn => ({
     question,
@@ -67,24 +79,68 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
     ...extra,
   });
 
-  function factFor(id: string, conflict: boolean): SpokenFact {
+  /** The question names what the request says instead (its value or its words): the conflict is shown. */
+  function showsStance(question: string, stance: string): boolean {
+    const gold = c.task.goldInstruction;
+    const goldColours = colourKeys(gold);
+    const goldNumbers = new Set(numberValues(gold));
+    const values = [...[...colourKeys(stance)].filter((k) => !goldColours.has(k)), ...numberValues(stance).filter((n) => !goldNumbers.has(n))];
+    const asked = colourKeys(question);
+    if (values.some((v) => asked.has(v) || numberValues(question).includes(v))) return true;
+    const goldStems = new Set(contentStems(gold));
+    const own = new Set(contentStems(stance).filter((w) => !goldStems.has(w)));
+    return contentStems(question).filter((w) => own.has(w)).length >= 2;
+  }
+
+  function factFor(id: string, conflict: boolean, question = ''): SpokenFact {
     const slot = byId.get(id)!;
     const st = statements.get(id);
     const asked = timesAsked.get(id) ?? 0;
     const repeated = asked > 0;
     if (!st) return { slotId: id, mode: slot.assertionType === 'NEGATIVE' || isUnrequestedSlot(slot) ? 'exclude' : 'unstated', statement: '', repeated };
     if (!contradicted.has(id)) return { slotId: id, mode: 'state', statement: st.clause, repeated };
-    if (conceded.has(id) || asked >= 1 || conflict) {
+    const stance = stanceFor(st, c.instruction) ?? st.sentence;
+    // P-CON gives in only to a challenge: one that follows its own restatement, or that names what its
+    // request said. A plain re-ask gets the request's version again; a bare "are you sure?" out of the blue
+    // gets it defended in so many words.
+    if (conceded.has(id) || (conflict && (asked >= 1 || showsStance(question, stance)))) {
       const again = conceded.has(id);
       conceded.add(id);
       return { slotId: id, mode: 'concede', statement: st.clause, repeated: again };
     }
-    return { slotId: id, mode: 'defend', statement: st.clause, stance: stanceFor(st, c.instruction) ?? st.sentence, repeated };
+    return { slotId: id, mode: 'defend', statement: st.clause, stance, repeated, challenged: conflict };
   }
 
   async function answer(question: string): Promise<UserTurn> {
     let tokens: TokenUsage = { ...NO_USAGE };
     if (isDumpRequest(question)) return turn(question, pick(rng, style.refusal), { refused: true }, tokens);
+    const conflict = pointsOutConflict(question);
+
+    // What the site is for and what it holds: the request's opening sentences, said in persona.
+    const kind = purposeKind(question);
+    if (kind && !conflict) {
+      const said = [purpose.purpose, ...(kind === 'structure' ? purpose.structure : [])].filter(Boolean);
+      const facts = said.map((s, i): SpokenFact => ({ slotId: `purpose-${i}`, mode: 'state', statement: i === 0 ? `${purposeCore(s)}.` : s, repeated: told.has(s), purpose: true }));
+      for (const s of said) told.add(s);
+      if (facts.length > 0) return speak(question, facts, [], {}, tokens, said.join(' '));
+    }
+
+    // A premise the request never had ("the spec says payments, right?") is denied; a swapped value is
+    // corrected from the slot it is about. P-CON's own contradicted wording goes to its stance instead.
+    const claim = conflict ? null : (claimOf(question) ?? extraFeature(question));
+    if (claim) {
+      const check = checkPremise(claim, c.task.goldInstruction);
+      const about = bm25Retrieve(c.slots, claim, deps.retrieval).slotIds;
+      const ownStance = about.some((id) => contradicted.has(id) && !conceded.has(id)) && checkPremise(claim, c.instruction).holds;
+      if (!check.holds && !ownStance) {
+        const extra = claimOf(question) === null;
+        const facts: SpokenFact[] = [extra ? { slotId: 'premise', mode: 'exclude', statement: '', repeated: false } : { slotId: 'premise', mode: 'reject', statement: premisePhrase(claim), repeated: false }];
+        const corrected = check.wrongValues.length > 0 ? about.filter((id) => statements.get(id)) : [];
+        facts.push(...corrected.map((id) => factFor(id, false, question)));
+        for (const id of corrected) timesAsked.set(id, (timesAsked.get(id) ?? 0) + 1);
+        return speak(question, facts, corrected, {}, tokens);
+      }
+    }
 
     // Stage 1: retrieval.
     let retrieved: string[];
@@ -95,25 +151,67 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
       if (r.value.asks_for_everything) return turn(question, pick(rng, style.refusal), { refused: true }, tokens);
       retrieved = [...new Set(r.value.slot_ids)];
     } else retrieved = bm25Retrieve(c.slots, question, deps.retrieval).slotIds;
+    // "Which functionalities?" is no question about adding anything: "nothing unrequested" is only the topic
+    // of an offer to add something.
+    if (!asksAboutExtra(question)) retrieved = retrieved.filter((id) => !isUnrequestedSlot(byId.get(id)!));
+    // The slots' own wording did not match: look for the question's words in what the user itself wrote.
+    const unstated = retrieved.every((id) => !statements.get(id));
+    if (unstated && !client && !isFollowUp(question)) {
+      const found = byStatement(question);
+      if (found.length > 0 || retrieved.length === 0) retrieved = found;
+    }
+    // "What colours should it use?" names no part: every colour the user wrote is the answer.
+    if (asksColoursOverall(question)) retrieved = [...new Set([...retrieved, ...[...statements.values()].filter((s) => s !== null && colourKeys(s.clause).size > 0).map((s) => s!.slotId)])];
     if (retrieved.length === 0 && lastTopic.length > 0 && isFollowUp(question)) retrieved = [...lastTopic];
     // Asked about adding something no requirement mentions: the "nothing unrequested" slot is the topic.
     if (retrieved.length === 0 && asksAboutExtra(question)) retrieved = c.slots.filter(isUnrequestedSlot).map((s) => s.id);
     if (retrieved.length === 0) return turn(question, pick(rng, style.nonAnswer), { refused: true }, tokens);
+    retrieved = withGroup(retrieved);
 
-    const conflict = pointsOutConflict(question);
     // Two slots stated by one clause are said once.
-    const facts = dedupe(shieldStance(retrieved.map((id) => factFor(id, conflict))));
+    const facts = dedupe(shieldStance(retrieved.map((id) => factFor(id, conflict, question))));
     for (const id of retrieved) timesAsked.set(id, (timesAsked.get(id) ?? 0) + 1);
     lastTopic = retrieved;
+    return speak(question, facts, retrieved, {}, tokens);
+  }
+
+  /**
+   * The slots whose gold clause shares the question's rarest words: "which directions can the tiles move?"
+   * finds "move tiles up, down, left, or right" although no slot says "direction". A word most clauses share
+   * ("website") decides nothing; one rare word, or two, does.
+   */
+  function byStatement(question: string): string[] {
+    const asked = new Set(leakRoots(question));
+    const clauses = [...statements.values()].filter((s) => s !== null);
+    const df = new Map<string, number>();
+    for (const s of clauses) for (const w of new Set(leakRoots(s.clause))) df.set(w, (df.get(w) ?? 0) + 1);
+    const scored = clauses
+      .map((s) => ({ id: s.slotId, score: [...new Set(leakRoots(s.clause))].filter((w) => asked.has(w)).reduce((n, w) => n + Math.log(1 + clauses.length / df.get(w)!), 0) }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score);
+    const top = scored[0]?.score ?? 0;
+    if (top < Math.log(1 + clauses.length / 2)) return [];
+    return scored.filter((x) => x.score >= top * 0.75).slice(0, maxSlots).map((x) => x.id);
+  }
+
+  /** Slots sharing a component are one topic ("Tile Movement" up, down, left, right): asked about one, all are said. */
+  function withGroup(ids: string[]): string[] {
+    const names = new Set(ids.map((id) => groupName(byId.get(id)!)));
+    return [...ids, ...c.slots.filter((s) => !ids.includes(s.id) && s.assertionType === 'POSITIVE' && names.has(groupName(s))).map((s) => s.id)];
+  }
+
+  /** Stages 2 and 3: answer, check, regenerate. */
+  async function speak(question: string, facts: SpokenFact[], retrieved: string[], extraBase: Partial<UserTurn>, tokensIn: TokenUsage, topicText = ''): Promise<UserTurn> {
+    let tokens = tokensIn;
     const stances = facts.filter((f) => f.mode === 'defend' || f.mode === 'concede').map((f) => ({ slotId: f.slotId, stance: f.mode as 'defend' | 'concede' }));
-    const base = { retrievedSlotIds: retrieved, ...(stances.length ? { stances } : {}) };
+    const base = { retrievedSlotIds: retrieved, ...(stances.length ? { stances } : {}), ...extraBase };
     // Nothing the user wrote covers the topic: it says so, and gives nothing away.
     const givesNothing = facts.every((f) => f.mode === 'unstated');
-
-    // Stages 2 and 3: answer, check, regenerate. The offline wording is seeded by the topic and the stance,
-    // so the same question in the same state gets the same words.
-    const topicRng = mulberry32(seedFor(seed, c.id, ...facts.map((f) => `${f.slotId}:${f.mode}`)));
-    const ctx: ContainmentContext = { slots: c.slots, retrievedIds: retrieved, question, instruction: c.instruction, allowedText };
+    // The offline wording is seeded by the topic and the stance, so the same question in the same state
+    // gets the same words.
+    const topicRng = mulberry32(seedFor(seed, c.id, ...facts.map((f) => `${f.slotId}:${f.mode}:${f.statement}`)));
+    // What was told before in this conversation, and the topic's own sentences, are no leak when said again.
+    const ctx: ContainmentContext = { slots: c.slots, retrievedIds: retrieved, question, instruction: c.instruction, allowedText: `${allowedText} ${topicText} ${numberValues(topicText).join(' ')} ${history.map((h) => h.answer).join(' ')}` };
     const messages = client ? answerMessages(c.persona, c.instruction, facts, history, question) : [];
     const rejected: Rejection[] = [];
     const caught = new Set<string>();
@@ -130,7 +228,7 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
       } else {
         // Offline, a retry cuts the clauses down to what names none of the caught slots' terms.
         const hidden = rejected.flatMap((r) => (r.reason === 'leak' ? r.terms : []));
-        const spoken = hidden.length === 0 ? facts : dedupe(facts.map((f) => (f.mode === 'defend' || !f.statement ? f : { ...f, statement: narrowStatement(f.statement, hidden) }))).filter((f) => f.mode === 'defend' || f.mode === 'exclude' || f.mode === 'unstated' || f.statement !== '');
+        const spoken = hidden.length === 0 ? facts : dedupe(facts.map((f) => (f.mode !== 'state' && f.mode !== 'concede') || !f.statement ? f : { ...f, statement: narrowStatement(f.statement, hidden) })).filter((f) => f.mode !== 'state' && f.mode !== 'concede' ? true : f.statement !== '');
         if (spoken.length === 0) break;
         text = breakOracleRuns(voice.speak(spoken, topicRng), oracle);
       }

@@ -1,6 +1,6 @@
 import type { Slot, Task } from '../slots/schema.js';
 import { colourKeys, numberValues } from './values.js';
-import { concreteFacts, contentStems, isStopword, sentences, slotText, tokens } from './text.js';
+import { concreteFacts, contentStems, isStopword, leakRoots, sentences, slotText, tokens } from './text.js';
 
 /**
  * What the user knows about a slot: the gold instruction's own words about it, never the slot's test
@@ -182,7 +182,7 @@ export function narrowStatement(statement: string, hiddenTerms: readonly string[
     .split(/\s*[,;]\s*|\s+(?:and|or|with|where|while|including)\s+/)
     .map((p) => p.replace(/^(?:and|or)\s+/i, '').trim())
     .filter(Boolean);
-  const kept = pieces.filter((p) => !tokens(p).some((t) => hidden.has(t)) && !contentStems(p).some((s) => hidden.has(s)));
+  const kept = pieces.filter((p) => !tokens(p).some((t) => hidden.has(t)) && !contentStems(p).some((s) => hidden.has(s)) && !leakRoots(p).some((s) => hidden.has(s)));
   if (kept.length === 0 || kept.length === pieces.length) return kept.length === 0 ? '' : statement;
   return `${kept.length > 1 ? `${kept.slice(0, -1).join(', ')} and ${kept.at(-1)}` : kept[0]}.`;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Persona } from '../slots/schema.js';
 import { personaDefinition, type AnswerStyle } from './definitions.js';
+import { fill } from './operator-text.js';
 import { pick, type Rng } from './prng.js';
 import { capitalise, lowerFirst as lowerAll } from './text.js';
 
@@ -15,7 +16,7 @@ function lowerFirst(s: string): string {
  * voice.md for the contained user's model and paper.md for the paper-parity user. The offline speech and
  * the prompts state the same rule, so a run without a model behaves as the persona is defined too.
  */
-export type FactMode = 'state' | 'defend' | 'concede' | 'exclude' | 'unstated';
+export type FactMode = 'state' | 'defend' | 'concede' | 'exclude' | 'unstated' | 'reject';
 
 export interface SpokenFact {
   slotId: string;
@@ -26,6 +27,10 @@ export interface SpokenFact {
   stance?: string;
   /** Said before in this conversation: the voice may say so, and must say the same thing. */
   repeated: boolean;
+  /** What the site is for or holds (the request's opening sentences): said whole, never cut to its colours. */
+  purpose?: boolean;
+  /** For 'defend': the question challenged the requirement, so the user stands by it in so many words. */
+  challenged?: boolean;
 }
 
 export interface Voice {
@@ -63,6 +68,7 @@ export function assemble(style: AnswerStyle, rng: Rng, facts: readonly SpokenFac
   if (known.length === 0) return noWish(style, rng);
   const lines = known.map((f) => {
     if (f.mode === 'exclude') return pick(rng, style.onlyAsked);
+    if (f.mode === 'reject') return fill(pick(rng, style.rejectPremise), { claim: f.statement });
     return say(f);
   });
   const opener = known[0]!.mode === 'state' ? pick(rng, style.openers) : '';

@@ -69,7 +69,7 @@ describe('offline simulated user', () => {
     assert.deepEqual(await run(), await run());
   });
 
-  test('P-CON defends its contradictory stance first, then concedes on the second ask', async () => {
+  test('P-CON holds its contradictory stance on a plain re-ask, and concedes only to a challenge', async () => {
     const d = degradeOffline(BAKERY_TASK, 'P-CON', 1);
     assert.deepEqual(d.contradicts, ['header-colour']);
     const user = createSimulatedUser(exampleCase(BAKERY_TASK, 'P-CON', d.instruction, d), { seed: 2 });
@@ -77,7 +77,10 @@ describe('offline simulated user', () => {
     assert.deepEqual(first.stances, [{ slotId: 'header-colour', stance: 'defend' }]);
     assert.match(first.answer, /bright yellow/);
     assert.ok(!tokens(first.answer).includes('navy'), first.answer);
-    const second = await user.answer('What background colour should the header have?');
+    const again = await user.answer('What background colour should the header have?');
+    assert.deepEqual(again.stances, [{ slotId: 'header-colour', stance: 'defend' }], 'a plain re-ask is no challenge');
+    assert.ok(!tokens(again.answer).includes('navy'), again.answer);
+    const second = await user.answer('Are you sure about the header background colour?');
     assert.deepEqual(second.stances, [{ slotId: 'header-colour', stance: 'concede' }]);
     assert.match(second.answer, /navy/);
   });

@@ -38,7 +38,7 @@ describe('contained user through a user model', () => {
     });
     const user = createSimulatedUser(bakery('P-CON', WRONG, ['header-colour']), { client: client() });
     const first = await user.answer('What colour is the header?');
-    const second = await user.answer('What colour is the header, again?');
+    const second = await user.answer('What colour is the header? Are you sure?');
     assert.deepEqual(first.stances, [{ slotId: 'header-colour', stance: 'defend' }]);
     assert.deepEqual(second.stances, [{ slotId: 'header-colour', stance: 'concede' }]);
     const answerRequests = fake.requests.filter((r) => schemaName(r) === undefined);
@@ -53,7 +53,7 @@ describe('contained user through a user model', () => {
     assert.match(a2!, /Admit your request had this wrong.*navy background/);
     // The second answer sees the first exchange.
     const convo = answerRequests[1]!.body.messages.map((m) => `${m.role}:${String(m.content)}`);
-    assert.deepEqual(convo.slice(1), ['user:What colour is the header?', 'assistant:Sunny yellow, like I said.', 'user:What colour is the header, again?']);
+    assert.deepEqual(convo.slice(1), ['user:What colour is the header?', 'assistant:Sunny yellow, like I said.', 'user:What colour is the header? Are you sure?']);
   });
 
   test('a reply that copies eight words of the test wording is regenerated in the user\'s own words', async () => {

@@ -59,14 +59,14 @@ describe('persona voices on a hand-made case (offline)', () => {
     assert.doesNotMatch(int.answer, /must have a navy background/, int.answer);
   });
 
-  test('P-CON defends first, concedes when asked again, and keeps the conceded value', async () => {
+  test('P-CON defends first, concedes when challenged, and keeps the conceded value', async () => {
     const wrong = BAKERY_TASK.goldInstruction.replace('navy background', 'bright yellow background');
     const user = createSimulatedUser(bakery('P-CON', wrong, ['header-colour']), { seed: 3 });
     const first = await user.answer(q);
     assert.deepEqual(first.stances, [{ slotId: 'header-colour', stance: 'defend' }]);
     assert.match(first.answer, /bright yellow/);
     assert.ok(!tokens(first.answer).includes('navy'), first.answer);
-    const second = await user.answer(q);
+    const second = await user.answer(`${q.replace(/\?$/, '')}, are you sure?`);
     assert.deepEqual(second.stances, [{ slotId: 'header-colour', stance: 'concede' }]);
     assert.ok(tokens(second.answer).includes('navy') && !second.answer.includes('yellow'), second.answer);
     const later = await user.answer('And the header background, to be sure?');

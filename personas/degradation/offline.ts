@@ -1,7 +1,7 @@
 import type { Slot, Task } from '../../slots/schema.js';
 import { goldStatements, type Statement } from '../statements.js';
 import { contentStems, isNumber, sentences } from '../text.js';
-import { colourKeys, colourPhrases, numberValues } from '../values.js';
+import { colourAssignments, colourKeys, colourPhrases, numberValues } from '../values.js';
 
 /**
  * The offline annotator: which slots a persona instruction omits, blurs or contradicts, read off the two
@@ -39,7 +39,7 @@ export interface OfflineAnnotation {
  * should be invisible", "completely transparent", "cannot be clicked"). Idioms that negate nothing ("don't
  * forget", "without any hassle") are removed before looking.
  */
-const REVERSAL = /\b(no|not|never|without|don't|do not|doesn't|shouldn't|avoid|exclude|leave out|only|exclusively|invisible|unclickable|hidden|transparent|cannot|can't|impossible|disabled|unusable|grayscale|greyscale|text-based|guess)\b/i;
+const REVERSAL = /\b(no|not|never|without|don't|do not|doesn't|shouldn't|avoid|exclude|leave out|only|exclusively|invisible|unclickable|hidden|transparent|cannot|can't|impossible|disabled|unusable|grayscale|greyscale|text-based|(?:must|have to|has to) guess|guess where)\b/i;
 const IDIOMS = /\b(?:let['’]?s not|don['’]t|do not|not) forget\b|\bnot (to )?worry\b|\bwithout (any )?(hassle|fuss|trouble)\b|\bnot only\b|\bif not\b|\bno (doubt|idea|wonder)\b/gi;
 /** Values that are not colour names but replace one: "bright neon colours", "a dark theme". */
 const VALUE_WORDS = /\b(neon|transparent|grayscale|greyscale|dark (?:mode|theme)|light (?:mode|theme)|pitch|rainbow|invisible)\b/i;
@@ -79,6 +79,34 @@ function retelling(statement: Statement, personaSents: readonly string[], common
   return { sentence: best, shape };
 }
 
+/** Share of a statement's own words a retelling keeps for the requirement to count as kept: a chatty paraphrase keeps about half. */
+const KEPT = 0.4;
+
+/** Words that say a colour is being talked about, even when no colour is named ("a serene backdrop"). */
+const COLOURISH = /\b(colou?rs?|background|backdrop|hues?|tones?|shades?|palette|canvas|tint)\b/i;
+
+/** The persona sentence that speaks of colours most: where a colour requirement is retold, whatever else it says. */
+function colourSentence(personaSents: readonly string[]): string | null {
+  let best: string | null = null;
+  let most = 0;
+  for (const s of personaSents) {
+    const n = colourPhrases(s).length * 2 + (s.match(new RegExp(COLOURISH.source, 'gi'))?.length ?? 0);
+    if (n > most) {
+      most = n;
+      best = s;
+    }
+  }
+  return best;
+}
+
+/** Which colour goes on the background and which on everything else: a swap keeps both colours but trades places. */
+function roles(sentence: string): Map<string, 'background' | 'other'> {
+  const out = new Map<string, 'background' | 'other'>();
+  // A colour whose part the sentence does not name ("something nice, like whitesmoke") has no place to lose.
+  for (const a of colourAssignments(sentence)) if (a.part !== 'the rest') out.set(a.colour.replace(/\s+/g, ''), /background|backdrop|canvas|base|body|page|layout|outer/.test(a.part) ? 'background' : 'other');
+  return out;
+}
+
 /** What the persona's instruction says in place of a gold statement: the stance P-CON defends. */
 export function stanceFor(statement: Statement, personaInstruction: string): string | null {
   return retelling(statement, sentences(personaInstruction)).sentence;
@@ -102,6 +130,7 @@ export function annotateOffline(task: Pick<Task, 'goldInstruction' | 'slots'>, p
   const goldColours = colourKeys(task.goldInstruction);
   const goldNumbers = new Set(numberValues(task.goldInstruction));
   const findings: SlotFinding[] = [];
+  const retoldWhole = personaInstruction.split(/\s+/).length >= 0.6 * task.goldInstruction.split(/\s+/).length;
   const goldSents = sentences(task.goldInstruction);
   // The site's subject ("recipe" in a recipe site: the opening sentence's words, and words most sentences
   // share) says nothing about WHICH requirement survived.
@@ -130,6 +159,26 @@ export function annotateOffline(task: Pick<Task, 'goldInstruction' | 'slots'>, p
     const valueWords = VALUE_WORDS.test(retold) && !VALUE_WORDS.test(st.sentence);
     const finding = (kind: SlotKind, why: string): SlotFinding => ({ slotId: slot.id, kind, gold: st.sentence, persona: told.sentence, why });
 
+    if (values.colours.length > 0) {
+      // A colour requirement is compared with the persona sentence that talks colours, wherever it stands.
+      const said = colourSentence(personaSents) ?? '';
+      const colourFinding = (kind: SlotKind, why: string): SlotFinding => ({ slotId: slot.id, kind, gold: st.sentence, persona: said || null, why });
+      const fresh = [...colourKeys(said)].filter((c) => !goldColours.has(c) && !values.colours.some((v) => related(v, c)));
+      const sabotage = VALUE_WORDS.test(said) || reverses(said, st.sentence);
+      if (missing.length === 0) {
+        const want = roles(st.clause);
+        const got = roles(said);
+        const swapped = [...want].filter(([c, r]) => got.has(c) && got.get(c) !== r).map(([c]) => c);
+        if (swapped.length > 0) findings.push(colourFinding('contradicts', `${swapped.join(', ')} moved to another part`));
+        else if (sabotage && said !== '') findings.push(colourFinding('contradicts', 'the colours are kept but the retelling negates or hides them'));
+        else findings.push(colourFinding('kept', 'every colour kept in its place'));
+        continue;
+      }
+      if (fresh.length > 0 || sabotage) findings.push(colourFinding('contradicts', `${missing.join(', ')} missing; the retelling says ${fresh.join(', ') || said.match(VALUE_WORDS)?.[0] || 'the opposite'}`));
+      else if (said !== '' && COLOURISH.test(said)) findings.push(colourFinding('blurs', `${missing.join(', ')} missing; colours are still spoken of`));
+      else findings.push(colourFinding('omits', `${missing.join(', ')} missing with the topic`));
+      continue;
+    }
     if (missing.length > 0) {
       // A swapped value in a sentence that keeps the gold one's frame is a contradiction; a value dissolved
       // into imagery is a blur; a value gone with its whole sentence is an omission.
@@ -147,8 +196,11 @@ export function annotateOffline(task: Pick<Task, 'goldInstruction' | 'slots'>, p
       findings.push(finding('contradicts', 'the retelling negates it'));
       continue;
     }
-    if (coverage >= 0.6 || (values.colours.length + values.numbers.length > 0 && coverage >= 0.3)) findings.push(finding('kept', `${Math.round(coverage * 100)}% of its words kept`));
+    if (coverage >= KEPT || (values.colours.length + values.numbers.length > 0 && coverage >= 0.3)) findings.push(finding('kept', `${Math.round(coverage * 100)}% of its words kept`));
     else if (coverage >= 0.25 || told.shape >= 0.3) findings.push(finding('blurs', `${Math.round(coverage * 100)}% of its words kept`));
+    // A retelling as long as the request that shares no words with a requirement has reworded it, not dropped
+    // it (the intuitive persona's imagery); a much shorter one has dropped it.
+    else if (retoldWhole) findings.push(finding('blurs', `${Math.round(coverage * 100)}% of its words kept, in a retelling as long as the request`));
     else findings.push(finding('omits', `${Math.round(coverage * 100)}% of its words kept`));
   }
   const ids = (k: SlotKind) => findings.filter((f) => f.kind === k).map((f) => f.slotId);

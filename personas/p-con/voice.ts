@@ -13,7 +13,8 @@ export const pConVoice: Voice = {
   persona: 'P-CON',
   speak: (facts, rng) =>
     assemble(style, rng, facts, (f) => {
-      if (f.mode === 'defend') return fill(pick(rng, style.defend), { stance: spoken(f.stance ?? f.statement) });
+      // Asked plainly, it just says what its request says; "that's what I wrote" answers a challenge.
+      if (f.mode === 'defend') return f.challenged ? fill(pick(rng, style.defend), { stance: spoken(f.stance ?? f.statement) }) : spoken(f.stance ?? f.statement);
       if (f.mode === 'concede') {
         // Once conceded, the true requirement is what the user says from then on.
         return f.repeated ? `As I said, ${inline(spoken(f.statement))}.` : fill(pick(rng, style.concede), { fact: spoken(f.statement) });

@@ -1,5 +1,5 @@
 import { fill } from '../operator-text.js';
-import { terse } from '../phrasing.js';
+import { core, spoken, terse } from '../phrasing.js';
 import { pick } from '../prng.js';
 import { assemble, styleOf, type Voice } from '../voice.js';
 
@@ -12,6 +12,6 @@ export const pMinVoice: Voice = {
     assemble(style, rng, facts, (f) => {
       if (f.mode === 'defend') return fill(pick(rng, style.defend), { stance: terse(f.stance ?? f.statement) });
       if (f.mode === 'concede') return fill(pick(rng, style.concede), { fact: terse(f.statement) });
-      return terse(f.statement);
+      return f.purpose ? spoken(core(f.statement)) : terse(f.statement);
     }),
 };

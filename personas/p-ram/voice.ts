@@ -21,6 +21,8 @@ export const pRamVoice: Voice = {
       if (f.mode === 'concede') return fill(pick(rng, style.concede), { fact: spoken(f.statement) });
       return spoken(f.statement);
     });
-    return facts.every((f) => f.mode === 'unstated') ? said : `${before} ${said} ${after}`;
+    if (facts.every((f) => f.mode === 'unstated')) return said;
+    // A no comes first, as people say it; the chatter follows and never reads as part of the answer.
+    return facts[0]!.mode === 'reject' || facts[0]!.mode === 'exclude' ? `${said} ${before} ${after}` : `${before} ${said} ${after}`;
   },
 };
