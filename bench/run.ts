@@ -89,11 +89,13 @@ async function latencyMain(opts: Options, latency: NonNullable<Options['latency'
   const work = opts.work ? path.resolve(opts.work) : await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-latency-'));
   try {
     const result = await latencyBench({ latencyMs: latency.ms, inFlight: latency.inFlight, perEpisode: latency.perEpisode, cases: opts.cases ?? 48, dataset: opts.dataset, work, out: opts.out });
-    const merged = BenchSchema.parse({ ...bench, latency: result });
+    // Levels measured by an earlier invocation at the same delay stay, so a long table can be made in parts.
+    const kept = bench.latency?.latencyMs === result.latencyMs ? bench.latency.runs.filter((r) => !latency.inFlight.includes(r.inFlight)) : [];
+    const merged = BenchSchema.parse({ ...bench, latency: { ...result, runs: [...kept, ...result.runs].sort((a, b) => a.inFlight - b.inFlight) } });
     await fs.writeFile(file, JSON.stringify(merged, null, 2) + '\n');
     const md = benchMarkdown(merged);
     await fs.writeFile(path.join(opts.out, 'bench.md'), md);
-    process.stdout.write(latencyMarkdown(result).join('\n') + `\n[bench] wrote ${file}\n`);
+    process.stdout.write(latencyMarkdown(merged.latency!).join('\n') + `\n[bench] wrote ${file}\n`);
   } finally {
     if (!opts.work) await fs.rm(work, { recursive: true, force: true });
   }
