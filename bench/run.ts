@@ -15,6 +15,7 @@ import { readSettings } from '../config/settings.js';
 import { start } from '../test/fake-server.js';
 import { playwright } from './playwright-run.js';
 import { readRunReport } from './read-run.js';
+import { sampleCalibration } from './calibrate.js';
 import { sampleRss } from './rss.js';
 import { latencyMarkdown } from './latency.js';
 import { latencyBench } from './latency-run.js';
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
       const loadAtRunStart = os.loadavg()[0]!;
       process.stderr.write(`[bench] ${kind} run, ${workers} worker(s), ${data.cases} cases\n`);
       const rss = sampleRss(marker);
+      const unit = sampleCalibration();
       const r = await playwright([`--workers=${workers}`, '--reporter=json,./reporters/iwb-reporter.ts'], {
         ...roles,
         IWB_DATASET: data.file,
@@ -146,11 +148,12 @@ async function main(): Promise<void> {
         BENCH_RUN_MARKER: marker,
       });
       const mem = await rss.stop();
+      const calibrationMs = unit.stop();
       modelRequests += fake.requests.splice(0).length;
       // Exit 1 is expected (the scripted judge fails about half the slots); anything else is the harness failing.
       if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the ${kind} run exited ${r.code}:\n${r.tail}`);
       const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'), { wallMs: r.seconds * 1000, workers });
-      const run: RunFigures = { workers, kind, ...(recordedWith !== undefined ? { recordedWith } : {}), startedAt, loadAtStart: loadAtRunStart, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
+      const run: RunFigures = { workers, kind, ...(recordedWith !== undefined ? { recordedWith } : {}), startedAt, loadAtStart: loadAtRunStart, calibrationMs, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
       await workDir.saveFigures(run);
       runs.push(run);
     };
@@ -165,7 +168,8 @@ async function main(): Promise<void> {
     if (opts.work) runs.splice(0, runs.length, ...(await workDir.allFigures()));
 
     const settings = readSettings();
-    const som = await somBench(settings.chromium);
+    const somUnit = sampleCalibration(500);
+    const som = { ...(await somBench(settings.chromium)), calibrationMs: somUnit.stop() };
     const rescore = ranIn ? await rescoreBench(ranIn, opts.dataset) : undefined;
     const partial = { som, runs };
     const bench: Bench = BenchSchema.parse({

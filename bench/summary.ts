@@ -17,6 +17,8 @@ export const RunFiguresSchema = z.object({
   /** A replay's recording was made at this many workers (absent: the replay's own worker count). */
   recordedWith: z.number().int().positive().optional(),
   loadAtStart: z.number().optional(),
+  /** The median calibration unit sampled in the bench's process during the run (bench/calibrate.ts), in ms. */
+  calibrationMs: z.number().optional(),
   wallS: z.number(),
   exitCode: z.number().nullable(),
   slotsJudged: z.number().int(),
@@ -51,7 +53,7 @@ export const BenchSchema = z.object({
   }),
   dataset: z.object({ file: z.string(), cases: z.number().int(), slots: z.number().int() }),
   quick: z.boolean(),
-  som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist, screenshotMs: Dist.optional(), composeMs: Dist.optional() }),
+  som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist, screenshotMs: Dist.optional(), composeMs: Dist.optional(), calibrationMs: z.number().optional() }),
   runs: z.array(RunFiguresSchema),
   targets: z.object({ slotMs: z.number(), verifyMs: z.number(), somMs: z.number(), workerRssMb: z.number(), replayS: z.number() }),
   /** Per target: met, missed, or null when the bench did not measure it. */
