@@ -5,7 +5,7 @@ import path from 'node:path';
 import { preflightAnswer } from '../test/fake-quirks.js';
 import { reply, start, type RecordedRequest } from '../test/fake-server.js';
 import { inFlight, type Span } from './in-flight.js';
-import { LatencyBenchSchema, type LatencyRun } from './latency.js';
+import { LatencyBenchSchema, type LatencyBench, type LatencyRun } from './latency.js';
 import { playwright } from './playwright-run.js';
 import { sampleRss } from './rss.js';
 import { BENCH_MODELS, benchModel, benchRoles, requestToken } from './script.js';
@@ -20,6 +20,8 @@ export interface LatencyOptions {
   perEpisode: number | undefined;
   work: string;
   out: string;
+  /** Called after each level with the bench so far: a long table is kept level by level, not lost to a late failure. */
+  onLevel?: (sofar: LatencyBench) => Promise<void>;
 }
 
 const ROLE_OF: Record<string, string> = Object.fromEntries(Object.entries(BENCH_MODELS).map(([role, model]) => [model, role]));
@@ -29,8 +31,10 @@ const ROLE_OF: Record<string, string> = Object.fromEntries(Object.entries(BENCH_
  * A reply's span is known from the request's arrival (the delay is the server's own); an episode's span runs
  * from its first agent call to the end of its last.
  */
-export async function latencyBench(opts: LatencyOptions): Promise<ReturnType<typeof LatencyBenchSchema.parse>> {
+export async function latencyBench(opts: LatencyOptions): Promise<LatencyBench> {
   const runs: LatencyRun[] = [];
+  const sofar = (): LatencyBench =>
+    LatencyBenchSchema.parse({ latencyMs: opts.latencyMs, createdAt: new Date().toISOString(), dataset: path.basename(opts.dataset), cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), runs });
   for (const n of opts.inFlight) {
     const fake = await start();
     let t0 = 0;
@@ -98,13 +102,7 @@ export async function latencyBench(opts: LatencyOptions): Promise<ReturnType<typ
       clearInterval(drain);
       await fake.close();
     }
+    await opts.onLevel?.(sofar());
   }
-  return LatencyBenchSchema.parse({
-    latencyMs: opts.latencyMs,
-    createdAt: new Date().toISOString(),
-    dataset: path.basename(opts.dataset),
-    cpus: os.cpus().length,
-    memoryGb: Math.round(os.totalmem() / 2 ** 30),
-    runs,
-  });
+  return sofar();
 }

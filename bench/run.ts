@@ -17,7 +17,7 @@ import { playwright } from './playwright-run.js';
 import { readRunReport } from './read-run.js';
 import { sampleCalibration } from './calibrate.js';
 import { sampleRss } from './rss.js';
-import { latencyMarkdown } from './latency.js';
+import { latencyMarkdown, type LatencyBench } from './latency.js';
 import { latencyBench } from './latency-run.js';
 import { rescoreBench } from './rescore-bench.js';
 import { benchModel, benchRoles } from './script.js';
@@ -89,13 +89,15 @@ async function latencyMain(opts: Options, latency: NonNullable<Options['latency'
   const bench = BenchSchema.parse(JSON.parse(text));
   const work = opts.work ? path.resolve(opts.work) : await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-latency-'));
   try {
-    const result = await latencyBench({ latencyMs: latency.ms, inFlight: latency.inFlight, perEpisode: latency.perEpisode, cases: opts.cases ?? 48, dataset: opts.dataset, work, out: opts.out });
     // Levels measured by an earlier invocation at the same delay stay, so a long table can be made in parts.
-    const kept = bench.latency?.latencyMs === result.latencyMs ? bench.latency.runs.filter((r) => !latency.inFlight.includes(r.inFlight)) : [];
-    const merged = BenchSchema.parse({ ...bench, latency: { ...result, runs: [...kept, ...result.runs].sort((a, b) => a.inFlight - b.inFlight) } });
-    await fs.writeFile(file, JSON.stringify(merged, null, 2) + '\n');
-    const md = benchMarkdown(merged);
-    await fs.writeFile(path.join(opts.out, 'bench.md'), md);
+    const kept = bench.latency?.latencyMs === latency.ms ? bench.latency.runs.filter((r) => !latency.inFlight.includes(r.inFlight)) : [];
+    let merged = bench;
+    const save = async (result: LatencyBench) => {
+      merged = BenchSchema.parse({ ...bench, latency: { ...result, runs: [...kept, ...result.runs].sort((a, b) => a.inFlight - b.inFlight) } });
+      await fs.writeFile(file, JSON.stringify(merged, null, 2) + '\n');
+      await fs.writeFile(path.join(opts.out, 'bench.md'), benchMarkdown(merged));
+    };
+    await latencyBench({ latencyMs: latency.ms, inFlight: latency.inFlight, perEpisode: latency.perEpisode, cases: opts.cases ?? 48, dataset: opts.dataset, work, out: opts.out, onLevel: save });
     process.stdout.write(latencyMarkdown(merged.latency!).join('\n') + `\n[bench] wrote ${file}\n`);
   } finally {
     if (!opts.work) await fs.rm(work, { recursive: true, force: true });
