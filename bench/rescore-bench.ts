@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { main } from '../cli/main.js';
+import { SlotAnnotationSchema } from '../protocol/annotations.js';
+import { slotAnnotation } from '../protocol/build.js';
 import { keepRunRecords, readRunRecords, type RecordWithExtras } from '../reporters/run-records.js';
 import { loadDataset } from '../slots/load.js';
 
@@ -34,19 +36,8 @@ export async function synthesiseRun(templateRunDir: string, datasetFile: string,
     const from = groups[i % groups.length]!;
     return c.slots.map((slot, j) => {
       const t = from[j % from.length]!;
-      return {
-        ...t,
-        caseId: c.id,
-        taskId: c.taskId,
-        persona: c.persona,
-        difficulty: c.difficulty,
-        slotId: slot.id,
-        targetComponent: slot.targetComponent,
-        assertionType: slot.assertionType,
-        weight: slot.weight,
-        cTech: slot.cTech,
-        ...(slot.testCategory ? { testCategory: slot.testCategory } : {}),
-      };
+      // The slot's own annotation, as a slot test of that case would carry it.
+      return { ...t, ...SlotAnnotationSchema.parse(JSON.parse(slotAnnotation(c, slot).description ?? '{}')) };
     });
   });
   await keepRunRecords(into, { runId: 'synthetic', meta: { ...template.run.meta, dataset: datasetFile }, interrupted: false, records });
