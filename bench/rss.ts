@@ -6,7 +6,8 @@ import { promises as fs } from 'node:fs';
  * the summed RSS of the Chromium processes. Linux only; elsewhere the figures are null.
  */
 export interface RssSampler {
-  stop(): Promise<{ workerPeakMb: number | null; browserPeakMb: number | null }>;
+  /** totalPeakMb: the peak of the summed RSS of every process of the run (runner, workers, browsers, agents, sites). */
+  stop(): Promise<{ workerPeakMb: number | null; browserPeakMb: number | null; totalPeakMb: number | null }>;
 }
 
 async function readText(file: string): Promise<string | null> {
@@ -37,12 +38,16 @@ export function processKind(environ: string | null, cmdline: string, marker: str
 export function sampleRss(marker: string, everyMs = 250): RssSampler {
   let workerPeak = 0;
   let browserPeak = 0;
+  let totalPeak = 0;
+  /** Every process carrying the marker, whatever its kind: the run's whole memory. */
+  const marked = new Set<string>();
   let supported = true;
   const kinds = new Map<string, ProcessKind>();
   const kindOf = async (pid: string): Promise<ProcessKind> => {
     const known = kinds.get(pid);
     if (known) return known;
     const env = await readText(`/proc/${pid}/environ`);
+    if (env?.includes(marker)) marked.add(pid);
     const kind = processKind(env, env?.includes(marker) ? ((await readText(`/proc/${pid}/cmdline`)) ?? '') : '', marker);
     // A process just forked shows its parent's command line until it execs, so a process of the run that is
     // not yet a worker or a browser is asked again; the run's processes all descend from one that had the marker.
@@ -58,16 +63,21 @@ export function sampleRss(marker: string, everyMs = 250): RssSampler {
     const pids = new Set(listed.filter((p) => /^\d+$/.test(p)));
     // A pid that is gone may come back as another process.
     for (const pid of kinds.keys()) if (!pids.has(pid)) kinds.delete(pid);
+    for (const pid of marked) if (!pids.has(pid)) marked.delete(pid);
     let browser = 0;
+    let total = 0;
     for (const pid of pids) {
       const kind = await kindOf(pid);
-      if (kind === 'other') continue;
+      if (kind === 'other' && !marked.has(pid)) continue;
       const status = await readText(`/proc/${pid}/status`);
       if (!status) continue;
+      total += kb(status, 'VmRSS');
+      if (kind === 'other') continue;
       if (kind === 'browser') browser += kb(status, 'VmRSS');
       else workerPeak = Math.max(workerPeak, kb(status, 'VmHWM'));
     }
     browserPeak = Math.max(browserPeak, browser);
+    totalPeak = Math.max(totalPeak, total);
   };
   let busy = Promise.resolve();
   const timer = setInterval(() => {
@@ -78,7 +88,7 @@ export function sampleRss(marker: string, everyMs = 250): RssSampler {
       clearInterval(timer);
       await busy;
       const mb = (k: number) => (supported && k > 0 ? Math.round(k / 1024) : null);
-      return { workerPeakMb: mb(workerPeak), browserPeakMb: mb(browserPeak) };
+      return { workerPeakMb: mb(workerPeak), browserPeakMb: mb(browserPeak), totalPeakMb: mb(totalPeak) };
     },
   };
 }

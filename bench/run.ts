@@ -3,21 +3,26 @@
  * `--no-replay`, `--replay-only`, `--work <dir>`, `--out <dir>`): the public dataset run against
  * the fake OpenAI server answering with zero latency, in real Chromium, so every millisecond measured is
  * the harness's own. Writes bench.json (BenchSchema) and bench.md beside each other (default: bench/).
+ * `--latency <ms> [--in-flight 1,4,8,16,32] [--cases 48] [--per-episode k]` runs the latency bench instead
+ * (bench/latency-run.ts) and merges it into the bench.json already in --out.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rawProcessEnv } from '../config/process-env.js';
 import { readSettings } from '../config/settings.js';
 import { start } from '../test/fake-server.js';
+import { playwright } from './playwright-run.js';
 import { readRunReport } from './read-run.js';
+import { sampleCalibration } from './calibrate.js';
 import { sampleRss } from './rss.js';
-import { BENCH_MODELS, benchModel } from './script.js';
+import { latencyMarkdown, type LatencyBench } from './latency.js';
+import { latencyBench } from './latency-run.js';
+import { rescoreBench } from './rescore-bench.js';
+import { benchModel, benchRoles } from './script.js';
 import { somBench } from './som-bench.js';
-import { keepPort, openWorkDir } from './work-dir.js';
+import { keepPort, openWorkDir, slice } from './work-dir.js';
 import { benchMarkdown, BenchSchema, TARGETS, targetsMet, type Bench, type RunFigures } from './summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -35,7 +40,15 @@ interface Options {
   replayOnly: boolean;
   /** `--work <dir>`: keep the working folder (bench/work-dir.ts), so runs can be split across invocations. */
   work: string | undefined;
+  /** `--latency <ms>`: the latency bench, with its levels of episodes in flight and cases per episode in flight. */
+  latency: { ms: number; inFlight: number[]; perEpisode: number | undefined } | undefined;
 }
+
+const positiveInts = (flag: string, text: string): number[] => {
+  const list = text.split(',').map(Number);
+  if (list.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`${flag} must list positive integers, got ${text}`);
+  return list;
+};
 
 function parseArgs(argv: string[]): Options {
   const value = (flag: string) => {
@@ -45,8 +58,9 @@ function parseArgs(argv: string[]): Options {
   const quick = argv.includes('--quick');
   const cases = value('--cases') ?? (quick ? '2' : undefined);
   if (cases !== undefined && !/^\d+$/.test(cases)) throw new Error(`--cases must be a positive integer, got ${cases}`);
-  const workers = (value('--workers') ?? (quick ? '1' : '1,2')).split(',').map(Number);
-  if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`--workers must list positive integers, got ${value('--workers')}`);
+  const workers = positiveInts('--workers', value('--workers') ?? (quick ? '1' : '1,2'));
+  const latencyMs = value('--latency');
+  const perEpisode = value('--per-episode');
   const replayOnly = argv.includes('--replay-only');
   const work = value('--work');
   if (replayOnly && (work === undefined || argv.includes('--no-replay'))) throw new Error('--replay-only needs --work <dir> (the folder that holds the recording) and no --no-replay');
@@ -59,41 +73,40 @@ function parseArgs(argv: string[]): Options {
     replay: !argv.includes('--no-replay'),
     replayOnly,
     work,
+    latency:
+      latencyMs === undefined
+        ? undefined
+        : { ms: positiveInts('--latency', latencyMs)[0]!, inFlight: positiveInts('--in-flight', value('--in-flight') ?? '1,4,8,16,32'), perEpisode: perEpisode === undefined ? undefined : positiveInts('--per-episode', perEpisode)[0]! },
   };
 }
 
-/** The first `n` records of a JSONL dataset (whole tasks first: records of one task are adjacent). */
-async function slice(file: string, n: number | undefined, dir: string): Promise<{ file: string; cases: number; slots: number }> {
+/** The latency bench, merged into the bench.json already in --out (it is one section of the bench). */
+async function latencyMain(opts: Options, latency: NonNullable<Options['latency']>): Promise<void> {
+  const file = path.join(opts.out, 'bench.json');
   const text = await fs.readFile(file, 'utf8').catch(() => {
-    throw new Error(`bench: cannot read the dataset ${file} (pass --dataset <file.jsonl>)`);
+    throw new Error(`bench: --latency adds a section to ${file}, which is missing: run the bench first, or pass --out to a folder that holds one`);
   });
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const kept = n === undefined ? lines : lines.slice(0, n);
-  const out = path.join(dir, 'bench.jsonl');
-  await fs.writeFile(out, kept.join('\n') + '\n');
-  const slots = kept.reduce((sum, l) => sum + ((JSON.parse(l) as { oracle_slots?: unknown[] }).oracle_slots?.length ?? 0), 0);
-  return { file: out, cases: kept.length, slots };
-}
-
-function playwright(args: string[], env: Record<string, string>): Promise<{ code: number | null; seconds: number; tail: string }> {
-  const t0 = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...rawProcessEnv(), CI: '1', ...env } });
-    let tail = '';
-    const keep = (d: Buffer) => {
-      tail = (tail + d.toString()).slice(-4000);
+  const bench = BenchSchema.parse(JSON.parse(text));
+  const work = opts.work ? path.resolve(opts.work) : await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-latency-'));
+  try {
+    // Levels measured by an earlier invocation at the same delay stay, so a long table can be made in parts.
+    const kept = bench.latency?.latencyMs === latency.ms ? bench.latency.runs.filter((r) => !latency.inFlight.includes(r.inFlight)) : [];
+    let merged = bench;
+    const save = async (result: LatencyBench) => {
+      merged = BenchSchema.parse({ ...bench, latency: { ...result, runs: [...kept, ...result.runs].sort((a, b) => a.inFlight - b.inFlight) } });
+      await fs.writeFile(file, JSON.stringify(merged, null, 2) + '\n');
+      await fs.writeFile(path.join(opts.out, 'bench.md'), benchMarkdown(merged));
     };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', (d: Buffer) => {
-      keep(d);
-      process.stderr.write(d);
-    });
-    child.on('close', (code) => resolve({ code, seconds: (Date.now() - t0) / 1000, tail }));
-  });
+    await latencyBench({ latencyMs: latency.ms, inFlight: latency.inFlight, perEpisode: latency.perEpisode, cases: opts.cases ?? 48, dataset: opts.dataset, work, out: opts.out, onLevel: save });
+    process.stdout.write(latencyMarkdown(merged.latency!).join('\n') + `\n[bench] wrote ${file}\n`);
+  } finally {
+    if (!opts.work) await fs.rm(work, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  if (opts.latency) return latencyMain(opts, opts.latency);
   const workDir = await openWorkDir(opts.work);
   const work = workDir.dir;
   const loadAtStart = os.loadavg()[0]!;
@@ -106,16 +119,14 @@ async function main(): Promise<void> {
   try {
     const data = await slice(opts.dataset, opts.cases, work);
     await workDir.checkDataset({ file: path.relative(ROOT, opts.dataset), cases: data.cases, slots: data.slots });
-    const roles = Object.fromEntries(
-      Object.entries(BENCH_MODELS).flatMap(([role, model]) => {
-        const R = role.toUpperCase();
-        return [[`IWB_${R}_MODEL`, model], [`IWB_${R}_BASE_URL`, fake.baseURL], [`IWB_${R}_API_KEY`, 'bench']];
-      }),
-    );
+    const roles = benchRoles(fake.baseURL);
     const runs: RunFigures[] = [];
+    /** The first run's folder: its kept slot records are what the re-score figure spreads over the whole dataset. */
+    let ranIn: string | undefined;
     /** A replay names the recording it reads; a recording writes its own, emptied by freshRun. */
     const once = async (workers: number, kind: RunFigures['kind'], recording?: { dir: string; workers: number }): Promise<void> => {
       const { runDir, reportDir, calls: ownCalls } = await workDir.freshRun(kind, workers);
+      ranIn ??= runDir;
       const calls = recording?.dir ?? ownCalls;
       const recordedWith = recording?.workers;
       const marker = randomUUID();
@@ -125,6 +136,7 @@ async function main(): Promise<void> {
       const loadAtRunStart = os.loadavg()[0]!;
       process.stderr.write(`[bench] ${kind} run, ${workers} worker(s), ${data.cases} cases\n`);
       const rss = sampleRss(marker);
+      const unit = sampleCalibration();
       const r = await playwright([`--workers=${workers}`, '--reporter=json,./reporters/iwb-reporter.ts'], {
         ...roles,
         IWB_DATASET: data.file,
@@ -138,11 +150,12 @@ async function main(): Promise<void> {
         BENCH_RUN_MARKER: marker,
       });
       const mem = await rss.stop();
+      const calibrationMs = unit.stop();
       modelRequests += fake.requests.splice(0).length;
       // Exit 1 is expected (the scripted judge fails about half the slots); anything else is the harness failing.
       if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the ${kind} run exited ${r.code}:\n${r.tail}`);
       const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'), { wallMs: r.seconds * 1000, workers });
-      const run: RunFigures = { workers, kind, ...(recordedWith !== undefined ? { recordedWith } : {}), startedAt, loadAtStart: loadAtRunStart, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
+      const run: RunFigures = { workers, kind, ...(recordedWith !== undefined ? { recordedWith } : {}), startedAt, loadAtStart: loadAtRunStart, calibrationMs, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
       await workDir.saveFigures(run);
       runs.push(run);
     };
@@ -157,7 +170,9 @@ async function main(): Promise<void> {
     if (opts.work) runs.splice(0, runs.length, ...(await workDir.allFigures()));
 
     const settings = readSettings();
-    const som = await somBench(settings.chromium);
+    const somUnit = sampleCalibration(500);
+    const som = { ...(await somBench(settings.chromium)), calibrationMs: somUnit.stop() };
+    const rescore = ranIn ? await rescoreBench(ranIn, opts.dataset) : undefined;
     const partial = { som, runs };
     const bench: Bench = BenchSchema.parse({
       version: 1,
@@ -168,6 +183,7 @@ async function main(): Promise<void> {
       ...partial,
       targets: TARGETS,
       met: targetsMet(partial),
+      ...(rescore ? { rescore } : {}),
     });
     await fs.mkdir(opts.out, { recursive: true });
     await fs.writeFile(path.join(opts.out, 'bench.json'), JSON.stringify(bench, null, 2) + '\n');

@@ -5,6 +5,16 @@ import { lastUserText, reply, schemaName, type FakeReply, type RecordedRequest }
 /** Model names the bench gives its roles: one fake server answers them all and tells them apart by model. */
 export const BENCH_MODELS = { agent: 'bench-agent', user: 'bench-user', judge: 'bench-judge' } as const;
 
+/** Every role's model, endpoint and key variables, all pointing at the one fake server. */
+export function benchRoles(baseURL: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(BENCH_MODELS).flatMap(([role, model]) => {
+      const R = role.toUpperCase();
+      return [[`IWB_${R}_MODEL`, model], [`IWB_${R}_BASE_URL`, baseURL], [`IWB_${R}_API_KEY`, 'bench']];
+    }),
+  );
+}
+
 const SITE = (title: string, request: string) => `<!doctype html>
 <html><head><meta charset="utf-8"><title>${title}</title>
 <style>body{font-family:sans-serif;margin:2rem} header{background:#123;color:#fff;padding:1rem} button{padding:.5rem 1rem}</style></head>
@@ -23,7 +33,7 @@ const tool = (name: string, args: unknown): FakeReply => reply.tools([{ name, ar
  * task, three of every four slots were answered from the verdict cache (keyed by site and slot), and the
  * bench timed cache reads as judging.
  */
-function requestToken(req: RecordedRequest): string {
+export function requestToken(req: RecordedRequest): string {
   const first = req.body.messages.find((m) => m.role === 'user');
   return createHash('sha256').update(JSON.stringify(first?.content ?? '')).digest('hex').slice(0, 8);
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LatencyBenchSchema, latencyMarkdown } from './latency.js';
+import { RescoreFiguresSchema, rescoreMarkdown } from './rescore-bench.js';
 
 /** The harness's own targets on a 2-core machine (issue 15); a miss is reported, never asserted in tests. */
 export const TARGETS = { slotMs: 250, verifyMs: 300, somMs: 50, workerRssMb: 600, replayS: 300 } as const;
@@ -15,6 +17,8 @@ export const RunFiguresSchema = z.object({
   /** A replay's recording was made at this many workers (absent: the replay's own worker count). */
   recordedWith: z.number().int().positive().optional(),
   loadAtStart: z.number().optional(),
+  /** The median calibration unit sampled in the bench's process during the run (bench/calibrate.ts), in ms. */
+  calibrationMs: z.number().optional(),
   wallS: z.number(),
   exitCode: z.number().nullable(),
   slotsJudged: z.number().int(),
@@ -49,11 +53,15 @@ export const BenchSchema = z.object({
   }),
   dataset: z.object({ file: z.string(), cases: z.number().int(), slots: z.number().int() }),
   quick: z.boolean(),
-  som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist, screenshotMs: Dist.optional(), composeMs: Dist.optional() }),
+  som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist, screenshotMs: Dist.optional(), composeMs: Dist.optional(), calibrationMs: z.number().optional() }),
   runs: z.array(RunFiguresSchema),
   targets: z.object({ slotMs: z.number(), verifyMs: z.number(), somMs: z.number(), workerRssMb: z.number(), replayS: z.number() }),
   /** Per target: met, missed, or null when the bench did not measure it. */
   met: z.record(z.string(), z.boolean().nullable()),
+  /** `iwb report` on a full-size run folder (bench/rescore-bench.ts); absent in benches written before it. */
+  rescore: RescoreFiguresSchema.optional(),
+  /** The latency bench (`--latency <ms>`, bench/latency.ts), merged into the bench it was run beside. */
+  latency: LatencyBenchSchema.optional(),
 });
 export type Bench = z.infer<typeof BenchSchema>;
 
@@ -141,6 +149,8 @@ export function benchMarkdown(b: Bench): string {
     `| worker RSS < ${TARGETS.workerRssMb} MB | ${Math.max(...b.runs.map((r) => r.workerPeakRssMb ?? 0))} MB |${mark(b.met.workerRssMb)} |`,
     `| suite replayed < ${TARGETS.replayS} s | ${b.runs.find((r) => r.kind === 'replay')?.wallS.toFixed(1) ?? '–'} s |${mark(b.met.replayS)} |`,
     '',
+    ...(b.rescore ? rescoreMarkdown(b.rescore) : []),
+    ...(b.latency ? latencyMarkdown(b.latency) : []),
   ];
   return lines.join('\n');
 }

@@ -112,3 +112,16 @@ export async function openWorkDir(named: string | undefined): Promise<WorkDir> {
 export async function keepPort(work: WorkDir, port: number): Promise<void> {
   if (work.port === undefined) await fs.writeFile(path.join(work.dir, PORT_FILE), `${port}\n`);
 }
+
+/** The first `n` records of a JSONL dataset (whole tasks first: records of one task are adjacent). */
+export async function slice(file: string, n: number | undefined, dir: string): Promise<DatasetSlice> {
+  const text = await fs.readFile(file, 'utf8').catch(() => {
+    throw new Error(`bench: cannot read the dataset ${file} (pass --dataset <file.jsonl>)`);
+  });
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const kept = n === undefined ? lines : lines.slice(0, n);
+  const out = path.join(dir, 'bench.jsonl');
+  await fs.writeFile(out, kept.join('\n') + '\n');
+  const slots = kept.reduce((sum, l) => sum + ((JSON.parse(l) as { oracle_slots?: unknown[] }).oracle_slots?.length ?? 0), 0);
+  return { file: out, cases: kept.length, slots };
+}

@@ -37,6 +37,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     help: 'judge calibrate [--json] [--task id,...] [--concurrency N]',
     usesConfig: true,
   },
+  report: {
+    run: async () => (await import('./report.js')).reportCommand,
+    help: 'report <run-dir> [--run <id>] [--profile iwb|paper] [--out <dir>] [--json]   (score a finished run again from its kept slot records: no model, no browser)',
+    usesConfig: true,
+  },
   compare: {
     run: async () => (await import('./compare.js')).compareCommand,
     help: 'compare <report.json | dir> [<report.json | dir>...] [--json] [--metric tcr|hr|sr]',

@@ -4,19 +4,19 @@ import { parseAgentNetworkSetting } from '../sandbox/endpoints.js';
 import { browserSandbox } from '../config/chromium-sandbox.js';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { formatMarkdown, formatText } from './format.js';
-import { renderSummary } from './html-summary.js';
+import { formatText } from './format.js';
 import { scoreCase, type SlotRecord } from './metrics.js';
 import { ANNOTATION, type UsageEntry, EpisodeAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, VisualAnnotationSchema } from '../protocol/annotations.js';
-import { buildReport, episodeMeta } from './report.js';
-import { copyCasePages, datasetForPages, writeCasePages } from './case-viewer.js';
+import { episodeMeta } from './report.js';
+import { copyCasePages } from './case-viewer.js';
+import { keepRunRecords, RunMetaSchema } from './run-records.js';
+import { writeReportFolder } from './write-report.js';
 import type { SlotExtras } from './case-view.js';
-import { partialReason, runHealth } from './run-health.js';
+import { runHealth } from './run-health.js';
 import { rawProcessEnv } from '../config/process-env.js';
-import { readSettings } from '../config/settings.js';
+import { readSettings, RUN_ID_VARIABLE } from '../config/settings.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
-import { writeAtomic } from '../protocol/atomic-write.js';
 
 export interface IwbReporterOptions {
   /** Folder for report.json and report.md; IWB_REPORT_DIR or iwb-report/ by default (set in the config). */
@@ -117,37 +117,27 @@ export default class IwbReporter implements Reporter {
       browser: browserSandbox(settings.chromiumSandbox),
       root: process.getuid?.() === 0,
     });
-    const report = buildReport(
-      records,
-      { startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, profile: settings.profile, sandbox, ...episodeMeta(records) },
-      { prices: this.prices },
-    );
-    const firstError = records.find((r) => r.status === 'errored')?.evidence;
-    if (firstError) report.meta.firstError = firstError.slice(0, 1000);
-    const dataset = await datasetForPages(this.dataset);
-    const inDataset = 'error' in dataset ? null : dataset.cases.length;
-    const casesRun = new Set(records.map((r) => r.caseId)).size;
+    // In the shape the run folder keeps it, so `iwb report` builds the same report.json byte for byte.
+    const meta = RunMetaSchema.parse({ startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, profile: settings.profile, sandbox, ...episodeMeta(records) });
     const interrupted = result.status === 'interrupted' || result.status === 'timedout' || this.done.size < this.total;
-    const reason = partialReason(casesRun, inDataset, interrupted);
-    if (reason) report.meta.partial = { casesRun, casesInDataset: inDataset, interrupted, reason };
-    await fs.mkdir(this.outputDir, { recursive: true });
-    // Whole or not at all: a run killed while writing leaves the last report, never half of this one.
-    await writeAtomic(path.join(this.outputDir, 'report.json'), JSON.stringify(report, null, 2));
-    await writeAtomic(path.join(this.outputDir, 'report.md'), formatMarkdown(report));
-    const summary = path.join(this.outputDir, 'summary.html');
-    await fs.writeFile(summary, renderSummary(report));
+    const withExtras = [...this.last].flatMap(([id, r]) => (r ? [{ ...r, ...(this.extras.get(id) ?? { images: [] }) }] : []));
+    const { report, summary, pages } = await writeReportFolder(this.outputDir, { records: withExtras, meta, interrupted, prices: this.prices });
+    // Kept in the run folder for `iwb report`; a merge of blobs (no run id in this process) has no run folder of its own.
+    const runId = rawProcessEnv()[RUN_ID_VARIABLE];
+    const kept = runId ? await keepRunRecords(settings.runDir, { runId, meta, interrupted, records: withExtras }).catch((e: Error) => {
+      process.stderr.write(`[iwb] the slot records were not kept for \`iwb report\`: ${e.message}\n`);
+      return null;
+    }) : null;
     // Only into a report the html reporter wrote in this run (it ran before us): a folder left by an earlier run is stale.
     const html = await fs.stat(path.join(this.htmlReportDir, 'index.html')).catch(() => null);
     const served = html && html.mtimeMs >= this.started - 2000 ? path.join(this.htmlReportDir, 'summary.html') : null;
-    const withExtras = [...this.last].flatMap(([id, r]) => (r ? [{ ...r, ...(this.extras.get(id) ?? { images: [] }) }] : []));
-    const pages = await writeCasePages(this.outputDir, report, withExtras, dataset);
     if (served) {
       await fs.copyFile(summary, served);
       await copyCasePages(this.outputDir, this.htmlReportDir);
     }
     const health = runHealth(report).map((l) => `[iwb] ${l}\n`).join('');
     process.stdout.write(
-      `\n${weakerIsolationLine(sandbox) ? `[iwb] ${weakerIsolationLine(sandbox)}\n` : ''}${health}${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')} · summary: ${summary}${served ? ` (and ${served})` : ''} · ${pages.pages} case pages in ${path.join(this.outputDir, 'cases')}${pages.note ? ` (${pages.note})` : ''}\n`,
+      `\n${weakerIsolationLine(sandbox) ? `[iwb] ${weakerIsolationLine(sandbox)}\n` : ''}${health}${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')} · summary: ${summary}${served ? ` (and ${served})` : ''} · ${pages.pages} case pages in ${path.join(this.outputDir, 'cases')}${pages.note ? ` (${pages.note})` : ''}${kept ? ` · slot records kept in ${kept} (re-score: npx iwb report ${settings.runDir})` : ''}\n`,
     );
   }
 }

@@ -1,30 +1,14 @@
 import { PROFILES, type Profile } from '../config/profiles.js';
-import type { EpisodeAnnotation, SlotAnnotation, UsageEntry, VisualAnnotation } from '../protocol/annotations.js';
-import { isJudged, type SlotStatus } from '../protocol/enums.js';
+import type { EpisodeAnnotation, UsageEntry, VisualAnnotation } from '../protocol/annotations.js';
+import { isJudged } from '../protocol/enums.js';
+import type { SlotRecord } from './slot-record.js';
 import type { CaseResult } from './report-schema.js';
 import { stepFigures } from './step-reading.js';
 import { addUsage } from '../llm/usage.js';
 
 export type { CaseResult } from './report-schema.js';
 
-/** One slot test's outcome, as the reporter gathered it. Pure data: no Playwright types. */
-export interface SlotRecord extends SlotAnnotation {
-  status: SlotStatus;
-  evidence: string;
-  /** Repeat index under `--repeat-each`; 0 otherwise. */
-  trial?: number;
-  injection?: boolean;
-  visual?: VisualAnnotation;
-  episode?: EpisodeAnnotation;
-  /** Tokens the judge model spent on this verdict. */
-  judgeUsage?: UsageEntry;
-  /** The judge that gave the verdict (probe, llm-som:<model>, harness). */
-  judge?: string;
-  /** The verdict came from the cache or another slot's session: its error, if any, is counted where it happened. */
-  cachedVerdict?: boolean;
-  /** The judge's session ended without a verdict for this slot. */
-  unmentioned?: boolean;
-}
+export type { SlotRecord } from './slot-record.js';
 
 /** The profile rules per-case scoring reads. */
 export type ScoringRules = Pick<Profile, 'iasWithoutReasoning' | 'stepCounting' | 'erroredVerdict' | 'unevaluatedCase' | 'tcrWithoutPositive'>;

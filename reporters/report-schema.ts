@@ -79,6 +79,8 @@ export const ReportSchema = z.object({
     /** The first error of the run (an errored episode or slot), so a run that broke says how. */
     firstError: z.string().optional(),
     partial: z.object({ casesRun: z.number(), casesInDataset: z.number().nullable(), interrupted: z.boolean(), reason: z.string() }).optional(),
+    /** Set when `iwb report` scored the run again from its kept slot records (cli/report.ts). */
+    rescored: z.object({ at: z.string(), from: z.string(), runProfile: z.string(), note: z.string().optional() }).optional(),
   }),
   overall: AggregateSchema,
   byPersona: z.record(z.string(), AggregateSchema),

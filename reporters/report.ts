@@ -1,29 +1,16 @@
 import { PROFILES, type ProfileName } from '../config/profiles.js';
-import type { SandboxEnforced } from '../sandbox/enforced.js';
 import type { PriceTable } from '../llm/usage.js';
 import { aggregate, groupBy } from './aggregate.js';
 import { breakdowns } from './breakdowns.js';
 import { roleErrors } from './role-errors.js';
 import { caseResults, type CaseResult, type SlotRecord } from './metrics.js';
 import type { Report, Weighting } from './report-schema.js';
+import type { RunMeta } from './run-records.js';
 import { DEFAULT_BOOTSTRAP, kendallTauB, passHatK, type BootstrapOptions } from './stats.js';
 
 export type { Report } from './report-schema.js';
 
-export interface RunMeta {
-  startedAt: string;
-  durationMs: number;
-  dataset: string;
-  agents: string[];
-  playwrightStatus: string;
-  sandbox?: SandboxEnforced | string;
-  /** The rule set (IWB_PROFILE). */
-  profile?: string;
-  /** Which simulated user answered ("contained", "paper"; several joined by ", " in a mixed merge). */
-  user?: string;
-  /** Where the degradation records behind CHR-degraded came from. */
-  degradation?: string;
-}
+export type { RunMeta } from './run-records.js';
 
 /** The run-wide facts the episodes carry: which user answered, where degradation records came from. */
 export function episodeMeta(records: readonly SlotRecord[]): Pick<RunMeta, 'user' | 'degradation'> {

@@ -3,10 +3,12 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { BASELINE_FILE, BaselineSchema, checkAgainstBaseline, describeChecks } from '../bench/regression.js';
 import { BenchSchema } from '../bench/summary.js';
 import { runCommand } from './bench-support.js';
 
-// Timings are never asserted: this machine is shared and noisy. Only that the bench runs and says what it measured.
+// Timings are asserted only as ratios to a calibration unit measured in the same process (bench/regression.ts),
+// against the committed baseline with a wide tolerance: this machine is shared and noisy.
 // The recording and its replay run as two invocations sharing a kept --work folder, as a full-size bench does.
 test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gathered across invocations', async () => {
   const out = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-out-'));
@@ -42,6 +44,10 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gat
     assert.match(md, /\| record \| 1 \|/);
     assert.match(md, /SoM labelling of a 500-element page/);
     assert.match(md, /Worker starts \(record, 1 worker\): \d+ worker processes/);
+    assert.ok(bench.runs.every((r) => r.calibrationMs), 'each run sampled its calibration unit');
+    const checks = checkAgainstBaseline(bench, BaselineSchema.parse(JSON.parse(await fs.readFile(BASELINE_FILE, 'utf8'))));
+    process.stderr.write(`[bench] against the baseline:\n${describeChecks(checks)}\n`);
+    assert.ok(checks.every((c) => c.ok), `a speed figure regressed past the baseline's tolerance (bench/baseline.json):\n${describeChecks(checks)}`);
   } finally {
     await fs.rm(out, { recursive: true, force: true });
   }

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { PROFILE_NAMES, PROFILES, type ProfileName } from '../config/profiles.js';
+import { readSettings } from '../config/settings.js';
+import { loadPriceTable } from '../llm/cost.js';
+import { formatText } from '../reporters/format.js';
+import { profileSwitchNote, underProfile } from '../reporters/rescore.js';
+import { runHealth } from '../reporters/run-health.js';
+import { readRunRecords } from '../reporters/run-records.js';
+import { writeReportFolder } from '../reporters/write-report.js';
+import { parseArgs, UsageError, type CliIo } from './io.js';
+
+export const REPORT_USAGE = 'usage: iwb report <run-dir | scored run folder | records.json> [--run <id>] [--profile iwb|paper] [--out <dir>] [--json]';
+
+/**
+ * `iwb report`: report.json, report.md, summary.html and the case pages of a finished run, scored again from
+ * the slot records the run kept in its run folder (reporters/run-records.ts). No model is called and no
+ * browser opened; prices (IWB_PRICES) and the bootstrap are today's, the verdicts are the run's.
+ */
+export async function reportCommand(args: string[], io: CliIo): Promise<number> {
+  const { positional, flags } = parseArgs(args, { string: ['profile', 'out', 'run'], boolean: ['json'] });
+  if (positional.length !== 1) throw new UsageError(REPORT_USAGE);
+  const asked = flags.get('profile');
+  if (asked !== undefined && !isProfile(asked)) throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}\n${REPORT_USAGE}`);
+  const runId = flags.get('run');
+  const started = performance.now();
+  let read: Awaited<ReturnType<typeof readRunRecords>>;
+  try {
+    read = await readRunRecords(positional[0]!, typeof runId === 'string' ? runId : undefined);
+  } catch (e) {
+    io.err(`iwb report: ${(e as Error).message}`);
+    return 2;
+  }
+  const runProfile: ProfileName = isProfile(read.run.meta.profile) ? read.run.meta.profile : 'iwb';
+  const profile: ProfileName = asked !== undefined && isProfile(asked) ? asked : runProfile;
+  const settings = readSettings();
+  const out = path.resolve(typeof flags.get('out') === 'string' ? String(flags.get('out')) : settings.reportDir);
+  const note = profileSwitchNote(runProfile, profile);
+  const written = await writeReportFolder(out, {
+    records: read.records.map((r) => underProfile(r, PROFILES[profile])),
+    meta: { ...read.run.meta, profile },
+    interrupted: read.run.interrupted,
+    prices: loadPriceTable(settings.prices),
+    rescored: { at: new Date().toISOString(), from: read.file, runProfile, ...(note ? { note } : {}) },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (flags.has('json')) {
+    io.out(JSON.stringify({ report: path.join(out, 'report.json'), from: read.file, profile, runProfile, cases: written.report.overall.cases, seconds }));
+    return 0;
+  }
+  const health = runHealth(written.report).map((l) => `[iwb] ${l}\n`).join('');
+  io.out(`${health}${formatText(written.report)}\n${note ? `[iwb] ${note}\n` : ''}re-scored ${written.report.cases.length} cases from ${read.file} in ${seconds.toFixed(1)} s (no model, no browser) · report: ${path.join(out, 'report.json')} · ${written.pages.pages} case pages`);
+  return 0;
+}
+
+const isProfile = (p: unknown): p is ProfileName => typeof p === 'string' && (PROFILE_NAMES as readonly string[]).includes(p);
