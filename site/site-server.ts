@@ -32,10 +32,10 @@ export function resolveInside(root: string, urlPath: string): string | null {
 }
 
 /**
- * Serves a folder of static files on 127.0.0.1 on a free port. Symlinks that point outside the folder
+ * Serves a folder of static files on 127.0.0.1, on a free port unless one is given. Symlinks that point outside the folder
  * are refused like `..`: the folder holds agent-written files, and the judge must see only the site.
  */
-export async function serveStatic(rootDir: string): Promise<ServedSite> {
+export async function serveStatic(rootDir: string, port = 0): Promise<ServedSite> {
   const root = await fs.realpath(rootDir);
   const server = http.createServer(async (req, res) => {
     const target = resolveInside(root, req.url ?? '/');
@@ -55,10 +55,13 @@ export async function serveStatic(rootDir: string): Promise<ServedSite> {
       send(res, 404, 'not found');
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     root,
     close: () =>
       new Promise<void>((resolve) => {
