@@ -191,7 +191,8 @@ function caseRow(c: CaseResult): string[] {
   ];
 }
 
-const STYLE = `
+/** The look of every page the reporters write (the summary, the comparison). */
+export const SUMMARY_STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#1f2328;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
 .meta{color:#57606a}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:10px;margin-top:16px}
@@ -220,7 +221,7 @@ export function renderSummary(r: Report): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${FILTER_SCRIPT_HASH}'">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>InteractWeb-Bench summary: ${esc(m.dataset)}</title><style>${STYLE}</style></head><body>
+<title>InteractWeb-Bench summary: ${esc(m.dataset)}</title><style>${SUMMARY_STYLE}</style></head><body>
 <h1>InteractWeb-Bench summary</h1>
 ${runHealth(r).map((l) => `<p class="health">${esc(l)}</p>`).join('')}
 <p class="meta">Profile <b>${esc(m.profile ?? 'iwb')}</b> · dataset <b>${esc(m.dataset)}</b> · agent ${esc(agents)} · ${r.overall.cases} cases · run ${esc(m.startedAt)} (${(m.durationMs / 1000).toFixed(0)} s, Playwright ${esc(m.playwrightStatus)}) · intervals: ${Math.round(m.bootstrap.level * 100)}% percentile bootstrap over cases, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed}</p>
