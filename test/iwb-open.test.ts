@@ -73,12 +73,15 @@ test('iwb open serves a report folder on 127.0.0.1 and names its pages; --allure
   const io = capture();
   let stop!: () => void;
   const running = openCommand(['--allure', '--port', '0'], io, { IWB_ALLURE_REPORT: allure }, new Promise<void>((r) => (stop = r)));
-  await new Promise((r) => setTimeout(r, 300));
-  const url = /Allure report: (\S+)/.exec(io.outText())?.[1];
-  assert.ok(url, io.outText());
-  const served2 = await (await fetch(url)).text();
-  assert.deepEqual(externalOrigins(served2), [], 'the served Allure page calls nowhere');
-  stop();
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    const url = /Allure report: (\S+)/.exec(io.outText())?.[1];
+    assert.ok(url, io.outText());
+    const served2 = await (await fetch(url)).text();
+    assert.deepEqual(externalOrigins(served2), [], 'the served Allure page calls nowhere');
+  } finally {
+    stop();
+  }
   assert.equal(await running, 0);
 });
 

@@ -40,7 +40,8 @@ test("a failing agent's run is quiet: one terminal line per case, one screenshot
   assert.ok(!stale || stale.mtimeMs < started, 'no HTML report written where the run was started');
 
   // Every slot failed on one blank page: one screenshot, in the first slot's test (Playwright's own would add one per slot judged there).
-  const pngs = (await fs.readdir(path.join(html, 'data'))).filter((f) => f.endsWith('.png'));
+  // Counted per test (the HTML report's data/ folder would fold identical images into one file).
+  const pngs = (await fs.readdir(path.join(tmp, 'test-results'), { recursive: true })).filter((f) => f.endsWith('.png') && !f.startsWith('.iwb-judged'));
   assert.equal(pngs.length, 1, pngs.join(', '));
   const sheets = (await fs.readdir(path.join(html, 'data'))).filter((f) => f.endsWith('.html'));
   assert.equal(sheets.length, 2, 'a slot sheet per slot test');
