@@ -1,10 +1,7 @@
-import { promises as fs } from 'node:fs';
-import { expect as baseExpect, test, type TestInfo } from '@playwright/test';
-import { ANNOTATION, SlotAnnotationSchema } from '../protocol/annotations.js';
+import { expect as baseExpect, test } from '@playwright/test';
 import { verdictAnnotation } from '../protocol/build.js';
 import type { WeightedSlot } from '../slots/schema.js';
 import type { SlotJudging } from './judged-slots.js';
-import { renderSlotSheet, slotCaseHref, slotSheetRows, type SheetRow } from './slot-sheet.js';
 import type { Verdict } from './types.js';
 
 /**
@@ -29,7 +26,6 @@ export const expect = baseExpect.extend({
     );
     info.annotations.push(...judged.annotations);
     recordVerdict(verdict);
-    await attachSlotSheet(slot, verdict, info.annotations);
     await info.attach(`verdict ${slot.id}`, { body: JSON.stringify(verdict, null, 2), contentType: 'application/json' });
     if (verdict.status === 'unjudged') test.skip(true, `unjudged: ${verdict.evidence}`);
     const pass = verdict.status === 'pass';
@@ -46,17 +42,4 @@ export const expect = baseExpect.extend({
 
 export function recordVerdict(v: Pick<Verdict, 'status' | 'judge' | 'evidence'> & Partial<Verdict>): void {
   test.info().annotations.push(verdictAnnotation(v));
-}
-
-/** The readable rows as annotations, and the same with links to the case page and the summary as an HTML attachment. */
-async function attachSlotSheet(slot: WeightedSlot, verdict: Verdict, annotations: TestInfo['annotations']): Promise<void> {
-  const info = test.info();
-  const rows = slotSheetRows(slot, verdict, annotations);
-  annotations.push(...rows.map(([type, description]) => ({ type, description })));
-  const caseId = SlotAnnotationSchema.safeParse(JSON.parse(annotations.find((a) => a.type === ANNOTATION.slot)?.description ?? '{}')).data?.caseId;
-  if (!caseId) return;
-  const sheet: SheetRow[] = [['slot', `${slot.id} · ${slot.assertionType} · weight ${slot.weight.toFixed(3)} · c_tech ${slot.cTech}`], ['expected', slot.expectedResult], ...rows];
-  const file = info.outputPath(`slot-${slot.id}.html`);
-  await fs.writeFile(file, renderSlotSheet(`${caseId} › ${slot.id}`, sheet, slotCaseHref(caseId, info.repeatEachIndex, annotations)));
-  await info.attach('slot sheet: case page and summary', { path: file, contentType: 'text/html' });
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { ANNOTATION } from '../protocol/annotations.js';
 import { caseHref } from '../reporters/case-view.js';
-import { renderSlotSheet, slotCaseHref, slotSheetRows } from '../judge/slot-sheet.js';
+import { renderSlotSheet, slotCaseHref, slotSheetRows } from '../fixtures/slot-sheet.js';
 import { loadDataset } from '../slots/load.js';
 import { slotLocation } from '../specs/slot-location.js';
 import { episodeAnnotation } from './report-support.js';
@@ -22,7 +22,7 @@ test('a slot test reads as short rows (verdict, evidence, episode, who judged it
     { type: ANNOTATION.judging, description: JSON.stringify({ by: c.slots[0]!.id, ms: 1234 }) },
     { type: ANNOTATION.visual, description: JSON.stringify({ bug: true, findings: ['horizontal overflow'] }) },
   ];
-  const rows = slotSheetRows(slot, { status: 'fail', judge: 'probe', evidence: 'step 2/3 (click): target not found' }, annotations);
+  const rows = slotSheetRows(slot.id, { status: 'fail', judge: 'probe', evidence: 'step 2/3 (click): target not found' }, annotations);
   assert.deepEqual(Object.fromEntries(rows), {
     verdict: 'fail (probe)',
     evidence: 'step 2/3 (click): target not found',
