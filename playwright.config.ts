@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { BROWSER_WS_VARIABLE } from './config/settings.js';
 import { browserSandbox, chromiumLaunchOptions } from './config/chromium-sandbox.js';
@@ -21,6 +22,9 @@ const { settings, notes } = await start();
 const sharedBrowser = rawProcessEnv()[BROWSER_WS_VARIABLE];
 // Workers load this file too; only the runner announces.
 if (!rawProcessEnv().TEST_WORKER_INDEX) process.stderr.write(notes.map((n) => `[iwb] ${n}\n`).join(''));
+
+/** The Playwright HTML report of this run: in its report folder (IWB_REPORT_DIR). */
+const htmlReportDir = path.join(settings.reportDir, 'playwright-report');
 
 /**
  * Allure results only when asked for (`IWB_ALLURE=1`): allure-playwright writes a JSON file and copies every
@@ -46,10 +50,12 @@ export default defineConfig({
   forbidOnly: Boolean(rawProcessEnv().CI),
   retries: 0,
   timeout: 120_000,
+  // One line per case in the terminal (--reporter=list prints every slot and its failure); the HTML report
+  // lives in the run's report folder beside summary.html, so a run never overwrites another folder's report.
   reporter: [
-    [rawProcessEnv().CI ? 'dot' : 'list'],
-    ['html', { open: 'never', outputFolder: 'playwright-report' }],
-    ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, dataset: settings.dataset, ...(settings.prices ? { prices: settings.prices } : {}) }],
+    ['./reporters/case-lines.ts'],
+    ['html', { open: 'never', outputFolder: htmlReportDir }],
+    ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, dataset: settings.dataset, htmlReportDir, ...(settings.prices ? { prices: settings.prices } : {}) }],
     ...allure,
   ],
   use: {
@@ -62,7 +68,9 @@ export default defineConfig({
     ...(sharedBrowser ? { connectOptions: { wsEndpoint: sharedBrowser } } : {}),
     // Tracing every slot test costs more than judging it; pass --trace retain-on-failure to debug a run.
     trace: 'off',
-    screenshot: 'only-on-failure',
+    // The judge keeps its own screenshot of a failed slot (fixtures/judge-case.ts). Playwright's would add one
+    // per browser context the test closed: the case's first slot test judges every slot, one context each.
+    screenshot: 'off',
     // A service worker answers requests the judged browser's route never sees (fixtures/index.ts).
     serviceWorkers: 'block',
   },

@@ -6,7 +6,7 @@ import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 import { costCell } from '../reporters/fmt.js';
 
-const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr] [--mixed]';
+const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr] [--mixed] [--html out.html]\n  --html out.html  with two runs (A B): a page with both runs\' headline figures and intervals, the paired difference per persona and difficulty, and the cases and slots that flipped, linked to both case pages';
 
 /**
  * `iwb compare`: a leaderboard over runs, with the neighbours the data cannot tell apart marked. Exit 2
@@ -14,8 +14,10 @@ const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | rep
  * ranked on half its figures.
  */
 export async function compareCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['metric'], boolean: ['json', 'mixed'] });
+  const { positional, flags } = parseArgs(args, { string: ['metric', 'html'], boolean: ['json', 'mixed'] });
   if (positional.length === 0) throw new UsageError(USAGE);
+  const html = flags.get('html');
+  if (html !== undefined && positional.length !== 2) throw new UsageError(`--html compares two runs (A B), got ${positional.length}\n${USAGE}`);
   const metric = String(flags.get('metric') ?? 'tcr');
   if (!isMetric(metric)) throw new UsageError(`--metric must be one of ${COMPARE_METRICS.join(', ')}\n${USAGE}`);
   const runs: RunInput[] = [];
@@ -37,6 +39,12 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
   if (mismatch) io.err(`iwb compare: warning (--mixed): ${mismatch}.`);
   const result = compareRuns(runs, { metric });
   io.out(flags.has('json') ? JSON.stringify(result, null, 2) : describe(result, runs.length));
+  if (typeof html === 'string') {
+    const { renderComparePage } = await import('../reporters/compare-html.js');
+    await fs.mkdir(path.dirname(path.resolve(html)), { recursive: true });
+    await fs.writeFile(html, renderComparePage(runs[0]!, runs[1]!, html));
+    io.err(`iwb compare: run A vs run B written to ${html}`);
+  }
   return 0;
 }
 

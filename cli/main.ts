@@ -7,6 +7,7 @@ import { DatasetError } from '../slots/errors.js';
 import { CONFIG_USAGE } from './config.js';
 import { datasetCommand } from './dataset.js';
 import { INIT_USAGE } from './init.js';
+import { OPEN_USAGE } from './open.js';
 import { PROTOCOL_USAGE } from './protocol.js';
 import { PERSONAS_USAGE } from './personas-usage.js';
 import { processIo, UsageError, type CliIo } from './io.js';
@@ -44,8 +45,9 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   compare: {
     run: async () => (await import('./compare.js')).compareCommand,
-    help: 'compare <report.json | dir> [<report.json | dir>...] [--json] [--metric tcr|hr|sr]',
+    help: 'compare <report.json | dir> [<report.json | dir>...] [--json] [--metric tcr|hr|sr] [--mixed] [--html out.html]',
   },
+  open: { run: async () => (await import('./open.js')).openCommand, help: OPEN_USAGE.replace(/^usage: iwb /, ''), usesConfig: true },
   docs: {
     run: async () => (await import('./docs.js')).docsCommand,
     help: 'docs metrics [--write]   (the README metric table, from reporters/metric-table.ts)',

@@ -8,11 +8,13 @@ import { TokenPairSchema, VerdictSchema } from './verdict.js';
  * them back, so a report is never built from a half-understood test.
  */
 export const ANNOTATION = {
-  slot: 'iwb.slot',
-  verdict: 'iwb.verdict',
-  episode: 'iwb.episode',
-  visual: 'iwb.visual',
-  judging: 'iwb.judging',
+  // A leading underscore keeps these JSON records out of Playwright's HTML report, which lists every other
+  // annotation; the reader gets the readable rows judge/slot-sheet.ts writes instead.
+  slot: '_iwb.slot',
+  verdict: '_iwb.verdict',
+  episode: '_iwb.episode',
+  visual: '_iwb.visual',
+  judging: '_iwb.judging',
   /** For the reader of the HTML report only: how many requests off the site the judged page made and had refused. */
   blockedRequests: 'iwb.blocked-requests',
 } as const;

@@ -125,9 +125,9 @@ function byAgent(r: Report): string {
 }
 
 /** Headers are text; cells are HTML, so each caller escapes what it puts in them (and may add markup). */
-const table = (header: readonly string[], rows: readonly (readonly string[])[], cls = '', rowAttrs: readonly string[] = []) =>
+const table = (header: readonly string[], rows: readonly (readonly string[])[], cls = '') =>
   `<table class="${cls}"><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((row, i) => `<tr${rowAttrs[i] ?? ''}>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+    .map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
 
 const FILTERS = ['persona', 'difficulty', 'status', 'agent'] as const;
@@ -142,14 +142,22 @@ function filterBar(cases: readonly CaseResult[]): string {
   };
   const select = (f: (typeof FILTERS)[number]) =>
     `<label>${f} <select data-filter="${f}"><option value="">all</option>${values[f].map((v) => `<option>${esc(v)}</option>`).join('')}</select></label>`;
-  return `<p class="filters">${FILTERS.map(select).join(' ')} <span id="shown"></span></p>`;
+  return `<p class="filters">${FILTERS.map(select).join(' ')} <label>search <input id="search" type="search" placeholder="case, agent, slot, finding"></label> <span id="shown"></span></p>`;
 }
 
 /**
- * The filters' only script: it hides table rows, nothing else. The page's CSP allows exactly this script
- * (by its hash) and no fetch of any kind, so the page stays offline whatever a case id contains.
+ * The case table's only script: filters (persona, difficulty, status, agent), a search over each row's text,
+ * and sorting by any column header (click or Enter; again to reverse; undefined values last). It reorders
+ * and hides table rows, nothing else. The page's CSP allows exactly this script (by its hash) and no fetch
+ * of any kind, so the page stays offline whatever a case id contains.
  */
-const FILTER_SCRIPT = `(function(){var s=document.querySelectorAll('select[data-filter]');var rows=document.querySelectorAll('table.cases tbody tr');function apply(){var n=0;rows.forEach(function(r){var ok=true;s.forEach(function(x){if(x.value&&r.getAttribute('data-'+x.getAttribute('data-filter'))!==x.value)ok=false;});r.hidden=!ok;if(ok)n++;});document.getElementById('shown').textContent=n+' of '+rows.length+' cases';}s.forEach(function(x){x.addEventListener('change',apply);});apply();})();`;
+const FILTER_SCRIPT = `(function(){var s=document.querySelectorAll('select[data-filter]');var q=document.getElementById('search');var body=document.querySelector('table.cases tbody');var rows=Array.prototype.slice.call(body.rows);
+function apply(){var n=0;var t=q.value.trim().toLowerCase();rows.forEach(function(r){var ok=true;s.forEach(function(x){if(x.value&&r.getAttribute('data-'+x.getAttribute('data-filter'))!==x.value)ok=false;});if(ok&&t&&r.textContent.toLowerCase().indexOf(t)<0)ok=false;r.hidden=!ok;if(ok)n++;});document.getElementById('shown').textContent=n+' of '+rows.length+' cases';}
+function val(r,i){var c=r.cells[i];var v=c.getAttribute('data-v');if(v===null)v=c.textContent.trim();if(v===''||v==='—')return null;return /^-?\\d+(\\.\\d+)?$/.test(v)?parseFloat(v):v.toLowerCase();}
+var heads=document.querySelectorAll('table.cases th');heads.forEach(function(th,i){th.tabIndex=0;function sort(){var up=th.getAttribute('aria-sort')!=='ascending';heads.forEach(function(h){h.removeAttribute('aria-sort');});th.setAttribute('aria-sort',up?'ascending':'descending');
+rows.map(function(r,k){return {r:r,v:val(r,i),k:k};}).sort(function(a,b){if(a.v===null||b.v===null)return a.v===b.v?a.k-b.k:a.v===null?1:-1;var d=typeof a.v===typeof b.v?(a.v<b.v?-1:a.v>b.v?1:0):(typeof a.v==='number'?-1:1);return (up?d:-d)||a.k-b.k;}).forEach(function(x){body.appendChild(x.r);});}
+th.addEventListener('click',sort);th.addEventListener('keydown',function(e){if(e.key==='Enter')sort();});});
+s.forEach(function(x){x.addEventListener('change',apply);});q.addEventListener('input',apply);apply();})();`;
 export const FILTER_SCRIPT_HASH = `sha256-${createHash('sha256').update(FILTER_SCRIPT).digest('base64')}`;
 
 function sensitivity(r: Report): string {
@@ -175,6 +183,21 @@ export function caseStatus(c: CaseResult): 'errored' | 'passed' | 'failed' | 'un
   return c.sr === null ? 'unjudged' : c.sr ? 'passed' : 'failed';
 }
 
+/** Sort keys where a cell's text does not sort as meant: difficulty by its order, slots by the share that passed. */
+function caseSortKeys(c: CaseResult): Record<number, string> {
+  const judged = c.slots.filter((x) => x.status === 'pass' || x.status === 'fail');
+  return { 4: String(DIFFICULTIES.indexOf(c.difficulty)), 7: judged.length ? (judged.filter((x) => x.status === 'pass').length / judged.length).toFixed(4) : '' };
+}
+
+function caseTable(cases: readonly CaseResult[]): string {
+  const header = ['case', 'agent', 'trial', 'persona', 'difficulty', 'TCR %', 'hallucinated', 'slots', 'visual findings'];
+  const rows = cases.map((c) => {
+    const keys = caseSortKeys(c);
+    return `<tr${rowAttrs(c)}>${caseRow(c).map((cell, i) => `<td${keys[i] !== undefined ? ` data-v="${esc(keys[i]!)}"` : ''}>${cell}</td>`).join('')}</tr>`;
+  });
+  return `<table class="cases"><thead><tr>${header.map((h) => `<th title="sort by ${esc(h)}">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
 function caseRow(c: CaseResult): string[] {
   const slots = c.slots
     .map((s) => `<span class="slot ${esc(s.status)}${s.assertionType === 'NEGATIVE' ? ' neg' : ''}" title="${esc(`${s.id} ${s.assertionType} weight ${s.weight}: ${s.status}`)}">${esc(s.id)}</span>`)
@@ -192,7 +215,8 @@ function caseRow(c: CaseResult): string[] {
   ];
 }
 
-const STYLE = `
+/** The look of every page the reporters write (the summary, the comparison). */
+export const SUMMARY_STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#1f2328;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
 .meta{color:#57606a}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:10px;margin-top:16px}
@@ -207,6 +231,7 @@ table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d7de;paddi
 .cases td:nth-child(3),.cases td:nth-child(6){text-align:right}.slot{display:inline-block;font-size:11px;padding:0 4px;margin:1px;border-radius:3px;border:1px solid}
 .slot.pass{background:#dafbe1;border-color:#4ac26b}.slot.fail{background:#ffebe9;border-color:#ff8182}.slot.errored{background:#fff8c5;border-color:#d4a72c}
 .slot.unjudged{background:#f6f8fa;border-color:#afb8c1;color:#57606a}.slot.neg{font-style:italic;text-decoration:overline}
+.cases th{cursor:pointer;user-select:none}.cases th[aria-sort=ascending]::after{content:" ▲"}.cases th[aria-sort=descending]::after{content:" ▼"}
 .health{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;padding:8px 12px;font-weight:600}.filters select{margin-right:8px}
 .bad{color:#cf222e;font-weight:600}.warn{color:#9a6700}.empty{color:#57606a}
 `;
@@ -221,7 +246,7 @@ export function renderSummary(r: Report): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${FILTER_SCRIPT_HASH}'">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>InteractWeb-Bench summary: ${esc(m.dataset)}</title><style>${STYLE}</style></head><body>
+<title>InteractWeb-Bench summary: ${esc(m.dataset)}</title><style>${SUMMARY_STYLE}</style></head><body>
 <h1>InteractWeb-Bench summary</h1>
 ${runHealth(r).map((l) => `<p class="health">${esc(l)}</p>`).join('')}
 <p class="meta">Profile <b>${esc(m.profile ?? 'iwb')}</b> · dataset <b>${esc(m.dataset)}</b> · agent ${esc(agents)} · ${r.overall.cases} cases · run ${esc(m.startedAt)} (${(m.durationMs / 1000).toFixed(0)} s, Playwright ${esc(m.playwrightStatus)}) · intervals: ${Math.round(m.bootstrap.level * 100)}% percentile bootstrap over cases, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed}</p>
@@ -238,7 +263,7 @@ ${breakdownTables(r).map((t) => `<h2>${esc(t.title)}</h2>${table(t.header, t.row
 <h2>Cases</h2>
 <p class="meta">Slots: green passed, red failed, yellow errored, grey unjudged; italic and overlined slots are NEGATIVE (a failed one is a hallucination).</p>
 ${filterBar(r.cases)}
-${table(['case', 'agent', 'trial', 'persona', 'difficulty', 'TCR %', 'hallucinated', 'slots', 'visual findings'], r.cases.map(caseRow), 'cases', r.cases.map(rowAttrs))}
+${caseTable(r.cases)}
 <p class="meta">Definitions: the README's Metrics section; unjudged and errored slots are left out of every rate.</p>
 <script>${FILTER_SCRIPT}</script>
 </body></html>

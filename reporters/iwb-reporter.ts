@@ -89,11 +89,11 @@ export default class IwbReporter implements Reporter {
     this.cost = this.cost === null || c === null ? null : this.cost + c;
   }
 
-  /** A line every 10% of cases or 30 s (every case on a terminal): enough to follow, never a flood. */
+  /** A line every 10% of cases or 30 s: enough to follow, never a flood (the case lines name each case as it ends). */
   private progress(): void {
     const n = this.done.size;
     const step = Math.max(1, Math.ceil(this.total / 10));
-    if (!process.stderr.isTTY && n % step !== 0 && n !== this.total && Date.now() - this.lastProgress < 30_000) return;
+    if (n % step !== 0 && n !== this.total && Date.now() - this.lastProgress < 30_000) return;
     this.lastProgress = Date.now();
     const tokens = this.tokens.prompt + this.tokens.completion;
     const elapsed = ((Date.now() - this.started) / 1000).toFixed(0);

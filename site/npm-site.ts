@@ -62,7 +62,7 @@ async function buildAndServe(root: string, opts: ResolvedSiteOptions): Promise<A
     if (leaving.length) return { problem: `npm run build left ${leaving.join(', ')} as a link out of the site folder; links out of it are never served` };
     return { problem: 'npm run build succeeded but left no dist/, build/ or out/ folder with an index.html to serve' };
   }
-  const served = await serveStatic(out, root);
+  const served = await serveStatic(out, { fence: root });
   return { site: { ...served, mode: 'build', problems: [], log: proc.output() } };
 }
 

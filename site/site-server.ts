@@ -39,13 +39,15 @@ export class OutsideWorkspace extends Error {
 }
 
 /**
- * Serves a folder of static files on 127.0.0.1 on a free port. The folder holds agent-written files and
- * build output, which may be links: the folder itself must resolve inside `fence` (the workspace; a
- * `dist` linked to the reference site is refused), and each file is opened first and its real path read
- * from the open descriptor, so a link, or a folder swapped for one after a check, never serves anything
- * from outside. Only regular files are served (a FIFO would hang the reader).
+ * Serves a folder of static files on 127.0.0.1, on a free port unless one is given. The folder holds
+ * agent-written files and build output, which may be links: the folder itself must resolve inside `fence`
+ * (the workspace; a `dist` linked to the reference site is refused), and each file is opened first and its
+ * real path read from the open descriptor, so a link, or a folder swapped for one after a check, never
+ * serves anything from outside. Only regular files are served (a FIFO would hang the reader).
  */
-export async function serveStatic(rootDir: string, fence: string = rootDir): Promise<ServedSite> {
+export async function serveStatic(rootDir: string, opts: { fence?: string; port?: number } = {}): Promise<ServedSite> {
+  const fence = opts.fence ?? rootDir;
+  const port = opts.port ?? 0;
   const root = await fs.realpath(rootDir);
   const fenceReal = await fs.realpath(fence);
   if (!inside(fenceReal, root)) throw new OutsideWorkspace(`${rootDir} resolves to ${root}, outside ${fenceReal}: links out of the workspace are not served`);
@@ -76,10 +78,13 @@ export async function serveStatic(rootDir: string, fence: string = rootDir): Pro
       await handle?.close().catch(() => undefined);
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     root,
     close: () =>
       new Promise<void>((resolve) => {

@@ -54,7 +54,7 @@ async function fallback(root: string, problems: string[]): Promise<StartedSite> 
   const folder = built ?? (hasIndex ? root : null);
   if (folder) {
     const note = `no script started a server, so ${folder === root ? 'the project folder' : path.basename(folder) + '/'} was served as static files`;
-    return { ...(await serveStatic(folder, root)), mode: 'static', problems: [...problems, note], log: '' };
+    return { ...(await serveStatic(folder, { fence: root })), mode: 'static', problems: [...problems, note], log: '' };
   }
   return { ...(await serveErrorPage(problems)), mode: 'error', problems, log: '' };
 }

@@ -2,6 +2,7 @@ import { expect, test } from '../fixtures/index.js';
 import { casesToDeclare } from '../fixtures/cases.js';
 import type { Persona } from '../slots/schema.js';
 import { caseTitle, slotTestDetails, slotTestTitle } from './cases.js';
+import { callAt, slotLocation } from './slot-location.js';
 
 /**
  * Declares one persona's cases: one describe per case, one test per slot. Each persona has its own spec file
@@ -17,7 +18,8 @@ export async function declareSlotTests(persona: Persona): Promise<void> {
       test.describe.configure({ mode: 'default' });
       test.use({ caseId: c.id });
       for (const slot of c.slots) {
-        test(slotTestTitle(slot), slotTestDetails(c, slot), async ({ judging }) => {
+        // Declared as if from the slot's line in its task file: that is where the report points the reader.
+        callAt(slotLocation(c, slot), test, slotTestTitle(slot), slotTestDetails(c, slot), async ({ judging }) => {
           await expect(judging).toSatisfySlot(slot);
         });
       }

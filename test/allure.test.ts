@@ -8,6 +8,7 @@ import { reply, schemaName, start, type FakeServer } from './fake-server.js';
 import { loadDataset } from '../slots/load.js';
 import { allureSeverity, slotTestTitle } from '../specs/cases.js';
 import { playwright, runCommand } from './bench-support.js';
+import { externalOrigins } from '../reporters/allure-offline.js';
 
 interface AllureAttachment {
   name: string;
@@ -89,6 +90,10 @@ test('IWB_ALLURE=1: every slot test of the slice lands in allure-results with it
   const built = await runCommand('npm', ['run', 'report:allure'], env);
   assert.equal(built.status, 0, built.output.slice(-3000));
   assert.ok(existsSync(path.join(tmp, 'allure-report', 'index.html')));
+  // Allure 3 writes Google's tag manager into its pages; report:allure takes it out (reporters/allure-offline.ts).
+  for (const page of (await fs.readdir(path.join(tmp, 'allure-report'))).filter((f) => f.endsWith('.html'))) {
+    assert.deepEqual(externalOrigins(await fs.readFile(path.join(tmp, 'allure-report', page), 'utf8')), [], `${page} loads nothing from another origin`);
+  }
   const summary = JSON.parse(await fs.readFile(path.join(tmp, 'allure-report', 'summary.json'), 'utf8')) as { stats: { total: number; passed: number } };
   assert.deepEqual(summary.stats, { total: c.slots.length, passed: c.slots.length }, 'the report read every result');
 

@@ -30,6 +30,6 @@ export function runCommand(command: string, args: string[], env: Record<string, 
 
 /** `npx playwright <args>` with the environment a benchmark run needs to stay out of the working tree. */
 export function playwright(args: string[], env: Record<string, string>): Promise<CommandRun> {
-  // CI=1 picks the terse dot reporter and forbids test.only, as in CI; IWB_AGENT '' is the reference agent.
+  // CI=1 forbids test.only, as in CI; IWB_AGENT '' is the reference agent.
   return runCommand('npx', ['playwright', ...args], { CI: '1', IWB_AGENT: '', ...env });
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { Report } from '../reporters/report.js';
+import { ANNOTATION } from '../protocol/annotations.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -85,9 +86,9 @@ test('end to end: the null agent scores TCR 0; --grep @hard selects only hard ca
   assert.ok(tests.length > 4, `${tests.length} slot tests`);
   const firstOf = new Map<string, string>();
   for (const t of tests) {
-    const slot = JSON.parse(t.annotations.find((a) => a.type === 'iwb.slot')!.description) as { caseId: string; slotId: string };
+    const slot = JSON.parse(t.annotations.find((a) => a.type === ANNOTATION.slot)!.description) as { caseId: string; slotId: string };
     if (!firstOf.has(slot.caseId)) firstOf.set(slot.caseId, slot.slotId);
-    const judging = t.annotations.find((a) => a.type === 'iwb.judging');
+    const judging = t.annotations.find((a) => a.type === ANNOTATION.judging);
     assert.equal(t.status, 'failed', `${slot.caseId} ${slot.slotId}`);
     assert.equal((JSON.parse(judging!.description) as { by: string }).by, firstOf.get(slot.caseId), `${slot.caseId} ${slot.slotId} was judged by the case's first slot test`);
   }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { judgedSlotsDir, readJudgedSlot, writeJudgedSlot } from '../judge/judged-slots.js';
+import { ANNOTATION } from '../protocol/annotations.js';
 
 /**
  * A slot judged ahead by its case's first slot test is read back by its own test, often in another worker.
@@ -23,7 +24,7 @@ test('judged slots: a record comes back whole with its screenshots; another run,
 
     const verdict = { status: 'fail' as const, evidence: 'no total shown', judge: 'llm-som:m', steps: [{ action: 'click', detail: '[3]' }], durationMs: 812 };
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
-    const written = await writeJudgedSlot(dir, { slotId: 's2', verdict, step: 'judge judges s2: the total', steps: ['click [3]'], annotations: [{ type: 'iwb.judging', description: '{"by":"s1","ms":900}' }], pngs: [{ name: 'judge s2 step 1', body: png }] });
+    const written = await writeJudgedSlot(dir, { slotId: 's2', verdict, step: 'judge judges s2: the total', steps: ['click [3]'], annotations: [{ type: ANNOTATION.judging, description: '{"by":"s1","ms":900}' }], pngs: [{ name: 'judge s2 step 1', body: png }] });
     const read = await readJudgedSlot(dir, 's2');
     assert.deepEqual(read, written);
     assert.deepEqual(read!.verdict, verdict);
