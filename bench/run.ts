@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawProcessEnv } from '../config/process-env.js';
 import { readSettings } from '../config/settings.js';
+import { releaseFile } from '../config/public-data.js';
 import { start } from '../test/fake-server.js';
 import { readRunReport } from './read-run.js';
 import { sampleRss } from './rss.js';
@@ -21,7 +22,8 @@ import { keepPort, openWorkDir } from './work-dir.js';
 import { benchMarkdown, BenchSchema, TARGETS, targetsMet, type Bench, type RunFigures } from './summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PUBLIC = path.resolve(ROOT, '../shared/data/interactweb-bench/all.jsonl');
+// The public release as the project's tests find it (IWB_PUBLIC_DATA, ../shared/data, the fetch cache).
+const PUBLIC = releaseFile('interactweb-bench', 'all.jsonl').path;
 
 interface Options {
   quick: boolean;

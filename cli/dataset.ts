@@ -11,12 +11,14 @@ const USAGE = [
   '       iwb dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] [--seed N]',
   '       iwb dataset split <path.jsonl | builtin> [--json]',
   '       iwb dataset schema [--out schemas]',
+  '       iwb dataset fetch <interactweb-bench | webgen-bench> [--url <base URL>] [--dir <folder>]',
 ].join('\n');
 
 export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
   const sub = args[0];
   if (sub === 'build') return (await import('./dataset-build.js')).buildCommand(args.slice(1), io, env);
   if (sub === 'schema') return (await import('./dataset-schema.js')).schemaCommand(args.slice(1), io);
+  if (sub === 'fetch') return (await import('./dataset-fetch.js')).fetchCommand(args.slice(1), io, env);
   if (sub === 'split') return (await import('./dataset-split.js')).splitCommand(args.slice(1), io);
   const { positional, flags } = parseArgs(args, { boolean: ['json'] });
   const [, source] = positional;

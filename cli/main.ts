@@ -20,7 +20,7 @@ interface CommandEntry {
 }
 
 const COMMANDS: Record<string, CommandEntry> = {
-  dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json] | dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] | dataset split <dataset> | dataset schema', usesConfig: true },
+  dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json] | dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] | dataset split <dataset> | dataset schema | dataset fetch <interactweb-bench | webgen-bench> [--url] [--dir]', usesConfig: true },
   doctor: {
     run: async () => (await import('./doctor.js')).doctorCommand,
     help: 'doctor [--json]   check every configured model role (reachable, key, model, tools, images, JSON mode)',

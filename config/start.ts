@@ -55,6 +55,15 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
     // Workers load the config again; the runner has checked the dataset (1-2 s for the public release) already.
     const cases = opts.worker ? [] : (await loadDataset(settings.dataset, cwd, memoisedPartition())).cases;
     const slots = cases.flatMap((c) => c.slots);
+    const unprobed = slots.filter((s) => !s.probe).length;
+    // Without a judge, a slot with no probe is skipped: a run of such a dataset would spend the agent's tokens for nothing.
+    if (!roles.judge && slots.length > 0 && unprobed === slots.length) {
+      throw new StartError(
+        `dataset ${settings.dataset} has no probes, so every slot needs a judge model and none is set: ` +
+          'set IWB_JUDGE_MODEL (and IWB_JUDGE_BASE_URL / IWB_JUDGE_API_KEY, or roles.judge in iwb.config.ts) before running it',
+      );
+    }
+    // After the dataset's own checks: the agent is started last, once everything it depends on is known good.
     const agentNotes: string[] = [];
     if (!opts.worker) {
       configureSandbox(sandboxConfig(settings, cwd));
@@ -67,14 +76,6 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
           sandbox: getSandbox(),
           ...(settings.agentStepTimeoutMs ? { commandStepTimeoutMs: settings.agentStepTimeoutMs } : {}),
         })),
-      );
-    }
-    const unprobed = slots.filter((s) => !s.probe).length;
-    // Without a judge, a slot with no probe is skipped: a run of such a dataset would spend the agent's tokens for nothing.
-    if (!roles.judge && slots.length > 0 && unprobed === slots.length) {
-      throw new StartError(
-        `dataset ${settings.dataset} has no probes, so every slot needs a judge model and none is set: ` +
-          'set IWB_JUDGE_MODEL (and IWB_JUDGE_BASE_URL / IWB_JUDGE_API_KEY, or roles.judge in iwb.config.ts) before running it',
       );
     }
     const agent = settings.agent.trim() === '' ? `${DEFAULT_AGENT} (the default: set IWB_AGENT, e.g. openai or command:<cmd>, to run your own)` : settings.agent;

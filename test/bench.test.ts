@@ -5,10 +5,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { BenchSchema } from '../bench/summary.js';
 import { runCommand } from './bench-support.js';
+import { releaseFile } from '../config/public-data.js';
 
 // Timings are never asserted: this machine is shared and noisy. Only that the bench runs and says what it measured.
 // The recording and its replay run as two invocations sharing a kept --work folder, as a full-size bench does.
-test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gathered across invocations', async () => {
+test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gathered across invocations', { skip: releaseFile('interactweb-bench', 'all.jsonl').skip }, async () => {
   const out = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-out-'));
   const work = path.join(out, 'work');
   try {
