@@ -5,6 +5,7 @@ import { loadDataset } from '../slots/load.js';
 import { rawCheckBuiltin, rawCheckJsonl, type RawFinding } from '../slots/raw-check.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 import { rawProcessEnv } from '../config/process-env.js';
+import { EXIT_CODES } from '../config/start.js';
 
 const USAGE = [
   'usage: iwb dataset check <path.jsonl | builtin> [--json]',
@@ -27,11 +28,12 @@ export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.Proc
   const raw = source === 'builtin' ? await rawCheckBuiltin(BUILTIN_TASKS_DIR) : await rawCheckJsonl(path.resolve(source)).catch(() => []);
   if (raw.length) {
     io.out(flags.has('json') ? JSON.stringify({ dataset: source, errors: raw }, null, 2) : describeRaw(raw));
-    return 1;
+    // The loader refuses the same file (a run exits with this code too); the raw check only lists every problem at once.
+    return EXIT_CODES.dataset;
   }
   const report = checkDataset(await loadDataset(source));
   io.out(flags.has('json') ? JSON.stringify({ ...report, errors: [] }, null, 2) : describe(report));
-  return report.weightMismatches.length === 0 ? 0 : 1;
+  return report.weightMismatches.length === 0 ? 0 : EXIT_CODES.failed;
 }
 
 function describeRaw(raw: RawFinding[]): string {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { checkEnv } from '../config/env-check.js';
 import { rawProcessEnv } from '../config/process-env.js';
 import { applyConfigFile } from '../config/file.js';
-import { isUserError } from '../config/start.js';
+import { exitCodeOf, isUserError } from '../config/start.js';
 import { DatasetError } from '../slots/errors.js';
 import { CONFIG_USAGE } from './config.js';
 import { datasetCommand } from './dataset.js';
@@ -100,7 +100,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   } catch (e) {
     if (e instanceof UsageError || e instanceof DatasetError || isUserError(e)) {
       io.err(`iwb ${name}: ${e.message}`);
-      return 2;
+      return exitCodeOf(e);
     }
     throw e;
   }

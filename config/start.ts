@@ -99,3 +99,16 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
 export function isUserError(e: unknown): e is Error {
   return e instanceof StartError || e instanceof AgentStartError || e instanceof DatasetError || e instanceof EnvError || e instanceof ConfigFileError || e instanceof ChromiumMissing;
 }
+
+/**
+ * One exit code per kind of mistake, the same from a run (playwright.config.ts) and from `iwb` (cli/main.ts):
+ * a duplicate id exits 3 from `iwb dataset check` and from a run alike. 1 stays Playwright's (tests failed)
+ * and `dataset check`'s (the dataset loads, but its stored weights disagree). docs/exit-codes.md lists them.
+ */
+export const EXIT_CODES = { failed: 1, usage: 2, dataset: 3, agent: 4 } as const;
+
+export function exitCodeOf(e: Error): number {
+  if (e instanceof DatasetError) return EXIT_CODES.dataset;
+  if (e instanceof AgentStartError) return EXIT_CODES.agent;
+  return EXIT_CODES.usage;
+}
