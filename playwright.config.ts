@@ -3,7 +3,7 @@ import path from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { BROWSER_WS_VARIABLE } from './config/settings.js';
 import { browserSandbox, chromiumLaunchOptions } from './config/chromium-sandbox.js';
-import { isUserError, startRun, type StartedRun } from './config/start.js';
+import { exitCodeOf, isUserError, startRun, type StartedRun } from './config/start.js';
 import { PERSONAS } from './slots/schema.js';
 import { personaSpecFile } from './specs/cases.js';
 import { rawProcessEnv } from './config/process-env.js';
@@ -15,7 +15,7 @@ async function start(): Promise<StartedRun> {
   } catch (e) {
     if (!isUserError(e)) throw e;
     process.stderr.write(`[iwb] ${e.message}\n`);
-    process.exit(2);
+    process.exit(exitCodeOf(e));
   }
 }
 const { settings, notes } = await start();

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ModelClient } from '../llm/client.js';
 import type { Role } from '../llm/roles.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import type { StartCheckContext } from './start-check.js';
 import type { Agent } from './types.js';
 
 /** What an adapter may use besides its argument: the run's model clients, one per configured role. */
@@ -31,6 +32,11 @@ export interface AdapterModule {
   name: string;
   describe: string;
   create(argument: string | undefined, deps: AdapterDeps): Agent;
+  /**
+   * Run once by the runner before any test (agent/start-check.ts): throws a message naming the variable
+   * and the fix when this agent cannot run the configuration; returns lines the run announces.
+   */
+  check?(argument: string | undefined, ctx: StartCheckContext): Promise<string[]>;
 }
 
 const ADAPTERS_DIR = fileURLToPath(new URL('./adapters/', import.meta.url));

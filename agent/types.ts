@@ -86,3 +86,15 @@ export class AgentCrash extends Error {
     super(message);
   }
 }
+
+/**
+ * The sandbox could not start the agent's program at all (the shell found no interpreter, a file it
+ * needs is outside the mounts): the harness's failure, not the agent's, so the episode is errored and
+ * never scored as the agent's 0%.
+ */
+export class AgentUnstartable extends Error {
+  override name = 'AgentUnstartable';
+  constructor(message: string, readonly stderr?: string) {
+    super(message);
+  }
+}

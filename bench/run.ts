@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSettings } from '../config/settings.js';
+import { releaseFile } from '../config/public-data.js';
 import { start } from '../test/fake-server.js';
 import { playwright } from './playwright-run.js';
 import { readRunReport } from './read-run.js';
@@ -26,7 +27,8 @@ import { keepPort, openWorkDir, slice } from './work-dir.js';
 import { benchMarkdown, BenchSchema, TARGETS, targetsMet, type Bench, type RunFigures } from './summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PUBLIC = path.resolve(ROOT, '../shared/data/interactweb-bench/all.jsonl');
+// The public release as the project's tests find it (IWB_PUBLIC_DATA, ../shared/data, the fetch cache).
+const PUBLIC = releaseFile('interactweb-bench', 'all.jsonl').path;
 
 interface Options {
   quick: boolean;

@@ -5,18 +5,21 @@ import { loadDataset } from '../slots/load.js';
 import { rawCheckBuiltin, rawCheckJsonl, type RawFinding } from '../slots/raw-check.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 import { rawProcessEnv } from '../config/process-env.js';
+import { EXIT_CODES } from '../config/start.js';
 
 const USAGE = [
   'usage: iwb dataset check <path.jsonl | builtin> [--json]',
   '       iwb dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] [--seed N]',
   '       iwb dataset split <path.jsonl | builtin> [--json]',
   '       iwb dataset schema [--out schemas]',
+  '       iwb dataset fetch <interactweb-bench | webgen-bench> [--url <base URL>] [--dir <folder>]',
 ].join('\n');
 
 export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
   const sub = args[0];
   if (sub === 'build') return (await import('./dataset-build.js')).buildCommand(args.slice(1), io, env);
   if (sub === 'schema') return (await import('./dataset-schema.js')).schemaCommand(args.slice(1), io);
+  if (sub === 'fetch') return (await import('./dataset-fetch.js')).fetchCommand(args.slice(1), io, env);
   if (sub === 'split') return (await import('./dataset-split.js')).splitCommand(args.slice(1), io);
   const { positional, flags } = parseArgs(args, { boolean: ['json'] });
   const [, source] = positional;
@@ -25,11 +28,12 @@ export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.Proc
   const raw = source === 'builtin' ? await rawCheckBuiltin(BUILTIN_TASKS_DIR) : await rawCheckJsonl(path.resolve(source)).catch(() => []);
   if (raw.length) {
     io.out(flags.has('json') ? JSON.stringify({ dataset: source, errors: raw }, null, 2) : describeRaw(raw));
-    return 1;
+    // The loader refuses the same file (a run exits with this code too); the raw check only lists every problem at once.
+    return EXIT_CODES.dataset;
   }
   const report = checkDataset(await loadDataset(source));
   io.out(flags.has('json') ? JSON.stringify({ ...report, errors: [] }, null, 2) : describe(report));
-  return report.weightMismatches.length === 0 ? 0 : 1;
+  return report.weightMismatches.length === 0 ? 0 : EXIT_CODES.failed;
 }
 
 function describeRaw(raw: RawFinding[]): string {

@@ -1,11 +1,9 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError, type CliIo } from './io.js';
+import { starterText } from './starter.js';
 
 export const INIT_USAGE = 'usage: iwb init [--json] [--force]\n  writes a commented starter iwb.config.ts (or a plain iwb.config.json) in the working folder';
-
-const STARTER = fileURLToPath(new URL('../config/starter.iwb.config.ts.txt', import.meta.url));
 
 export async function initCommand(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   const { positional, flags } = parseArgs(args, { boolean: ['json', 'force'] });
@@ -16,7 +14,7 @@ export async function initCommand(args: string[], io: CliIo, cwd = process.cwd()
   if (existsSync(file) && !flags.has('force')) throw new UsageError(`${file} exists; pass --force to overwrite it`);
   if (existsSync(other)) throw new UsageError(`${other} exists; a run reads one config file, so remove it first`);
   // JSON has no comments: the plain file holds the defaults only, and the README says what else it takes.
-  const text = json ? JSON.stringify({ dataset: 'builtin', agent: 'reference', judge: { mode: 'slot' }, roles: {} }, null, 2) + '\n' : await fs.readFile(STARTER, 'utf8');
+  const text = json ? JSON.stringify({ dataset: 'builtin', agent: 'reference', judge: { mode: 'slot' }, roles: {} }, null, 2) + '\n' : await starterText();
   await fs.writeFile(file, text);
   io.out(`wrote ${file}; \`npx iwb config\` shows what a run will use`);
   return 0;

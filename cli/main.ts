@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { checkEnv } from '../config/env-check.js';
 import { rawProcessEnv } from '../config/process-env.js';
 import { applyConfigFile } from '../config/file.js';
-import { isUserError } from '../config/start.js';
+import { exitCodeOf, isUserError } from '../config/start.js';
 import { DatasetError } from '../slots/errors.js';
 import { CONFIG_USAGE } from './config.js';
 import { datasetCommand } from './dataset.js';
@@ -22,7 +22,7 @@ interface CommandEntry {
 }
 
 const COMMANDS: Record<string, CommandEntry> = {
-  dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json] | dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] | dataset split <dataset> | dataset schema', usesConfig: true },
+  dataset: { run: async () => datasetCommand, help: 'dataset check <path.jsonl | builtin> [--json] | dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] | dataset split <dataset> | dataset schema | dataset fetch <interactweb-bench | webgen-bench> [--url] [--dir]', usesConfig: true },
   doctor: {
     run: async () => (await import('./doctor.js')).doctorCommand,
     help: 'doctor [--json]   check every configured model role (reachable, key, model, tools, images, JSON mode)',
@@ -108,7 +108,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   } catch (e) {
     if (e instanceof UsageError || e instanceof DatasetError || isUserError(e)) {
       io.err(`iwb ${name}: ${e.message}`);
-      return 2;
+      return exitCodeOf(e);
     }
     throw e;
   }

@@ -6,6 +6,7 @@ import '../llm/roles.js';
 import '../llm/limits.js';
 import '../judge/settings.js';
 import './file.js';
+import './public-data.js';
 import { rawProcessEnv } from './process-env.js';
 
 export class EnvError extends Error {

@@ -59,9 +59,15 @@ function distance(a: string, b: string): number {
 }
 
 export function closestKnown(name: string): string | undefined {
+  return closestOf(name, knownNames());
+}
+
+/** The candidate nearest to `name` by edit distance, ties broken alphabetically; none when it is far off. */
+export function closestOf(name: string, candidates: Iterable<string>, maxDistance = Infinity): string | undefined {
   let best: { name: string; d: number } | undefined;
-  for (const k of knownNames()) {
+  for (const k of candidates) {
     const d = distance(name, k);
+    if (d > maxDistance) continue;
     if (!best || d < best.d || (d === best.d && k < best.name)) best = { name: k, d };
   }
   return best?.name;

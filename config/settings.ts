@@ -14,7 +14,7 @@ import { rawProcessEnv } from './process-env.js';
  */
 const VARIABLES = {
   dataset: declareEnv('IWB_DATASET', '`builtin` or a JSONL file in the public release format'),
-  agent: declareEnv('IWB_AGENT', 'the agent adapter: reference, null, openai, openai:artifact, command:<cmd>'),
+  agent: declareEnv('IWB_AGENT', 'the agent adapter: reference, null, openai, openai:artifact, openai:paper, command:<cmd>'),
   runDir: declareEnv('IWB_RUN_DIR', 'where episodes are cached'),
   reportDir: declareEnv('IWB_REPORT_DIR', 'where report.json, report.md, summary.html and the case pages go'),
   chromium: declareEnv('IWB_CHROMIUM', 'the Chromium binary (else Debian headless shell, Debian Chromium, Playwright\'s own)'),

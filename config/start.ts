@@ -10,6 +10,11 @@ import { DatasetError } from '../slots/errors.js';
 import { memoisedPartition } from '../slots/difficulty-memo.js';
 import { loadDataset } from '../slots/load.js';
 import { rawProcessEnv } from './process-env.js';
+import { AgentStartError, checkAgentStarts } from '../agent/start-check.js';
+import { userModelMissing } from '../personas/user.js';
+import { sandboxConfig } from '../sandbox/config.js';
+import { configureSandbox, getSandbox } from '../sandbox/sandbox.js';
+import { userKind } from './settings.js';
 
 /** A mistake the user made (a variable, the config file, a missing browser): one message, no stack trace. */
 export class StartError extends Error {
@@ -44,8 +49,12 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
     if (settings.agentName && !settings.agent.trim().startsWith('command:')) {
       throw new StartError(`environment variable IWB_AGENT_NAME names a command: agent, but IWB_AGENT is ${JSON.stringify(settings.agent || 'reference (the default)')}; other agents are named by their adapter and model`);
     }
+    if (userKind(settings) === 'paper' && !roles.user) {
+      throw new StartError(`${settings.user ? 'IWB_USER=paper' : `IWB_PROFILE=${settings.profile} (whose simulated user is the paper's)`}: ${userModelMissing()}`);
+    }
     // Workers load the config again; the runner has checked the dataset (1-2 s for the public release) already.
-    const slots = opts.worker ? [] : (await loadDataset(settings.dataset, cwd, memoisedPartition())).cases.flatMap((c) => c.slots);
+    const cases = opts.worker ? [] : (await loadDataset(settings.dataset, cwd, memoisedPartition())).cases;
+    const slots = cases.flatMap((c) => c.slots);
     const unprobed = slots.filter((s) => !s.probe).length;
     // Without a judge, a slot with no probe is skipped: a run of such a dataset would spend the agent's tokens for nothing.
     if (!roles.judge && slots.length > 0 && unprobed === slots.length) {
@@ -54,9 +63,25 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
           'set IWB_JUDGE_MODEL (and IWB_JUDGE_BASE_URL / IWB_JUDGE_API_KEY, or roles.judge in iwb.config.ts) before running it',
       );
     }
+    // After the dataset's own checks: the agent is started last, once everything it depends on is known good.
+    const agentNotes: string[] = [];
+    if (!opts.worker) {
+      configureSandbox(sandboxConfig(settings, cwd));
+      agentNotes.push(
+        ...(await checkAgentStarts(settings.agent, {
+          cases,
+          roles,
+          cwd,
+          env,
+          sandbox: getSandbox(),
+          ...(settings.agentStepTimeoutMs ? { commandStepTimeoutMs: settings.agentStepTimeoutMs } : {}),
+        })),
+      );
+    }
     const agent = settings.agent.trim() === '' ? `${DEFAULT_AGENT} (the default: set IWB_AGENT, e.g. openai or command:<cmd>, to run your own)` : settings.agent;
     const notes = [
       `agent ${agent}${settings.agentName ? ` named ${settings.agentName}` : ''}${roles.agent ? ` · agent model ${roles.agent.model}` : ''}`,
+      ...agentNotes,
       `judge ${roles.judge ? `probes, then ${roles.judge.model} for slots without one` : 'probes only (offline; IWB_JUDGE_MODEL judges slots without a probe)'}`,
       `browser ${describeChromium({ path: settings.chromium, source: settings.chromiumSource! })}`,
       ...(!roles.judge && unprobed > 0 ? [`warning ${unprobed} of ${slots.length} slots have no probe and no judge model: they will be unjudged`] : []),
@@ -72,5 +97,18 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
 }
 
 export function isUserError(e: unknown): e is Error {
-  return e instanceof StartError || e instanceof DatasetError || e instanceof EnvError || e instanceof ConfigFileError || e instanceof ChromiumMissing;
+  return e instanceof StartError || e instanceof AgentStartError || e instanceof DatasetError || e instanceof EnvError || e instanceof ConfigFileError || e instanceof ChromiumMissing;
+}
+
+/**
+ * One exit code per kind of mistake, the same from a run (playwright.config.ts) and from `iwb` (cli/main.ts):
+ * a duplicate id exits 3 from `iwb dataset check` and from a run alike. 1 stays Playwright's (tests failed)
+ * and `dataset check`'s (the dataset loads, but its stored weights disagree). docs/exit-codes.md lists them.
+ */
+export const EXIT_CODES = { failed: 1, usage: 2, dataset: 3, agent: 4 } as const;
+
+export function exitCodeOf(e: Error): number {
+  if (e instanceof DatasetError) return EXIT_CODES.dataset;
+  if (e instanceof AgentStartError) return EXIT_CODES.agent;
+  return EXIT_CODES.usage;
 }

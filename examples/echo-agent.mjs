@@ -48,6 +48,8 @@ ${answer ? `<p>You told me: <span id="answer">${escapeHtml(answer)}</span></p>` 
 }
 
 function decide(message) {
+  // Sent once before a run's first test, in a process of its own: answering proves the agent starts.
+  if (message.type === 'hello') return send({ type: 'hello', name: 'echo-agent', version: '1' });
   if (message.stepsLeft <= 1 && message.type !== 'start') return send({ type: 'submit' });
   switch (message.type) {
     case 'start':

@@ -49,6 +49,9 @@ def page():
 
 def decide(message):
     kind = message["type"]
+    if kind == "hello":
+        # Sent once before a run's first test, in a process of its own: answering proves the agent starts.
+        return {"type": "hello", "name": "py-echo", "version": "1"}
     if message["stepsLeft"] <= 1 and kind != "start":
         return {"type": "submit"}
     if kind == "start":

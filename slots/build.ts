@@ -1,10 +1,10 @@
-import { promises as fs } from 'node:fs';
 import type { ModelClient } from '../llm/client.js';
 import { describeError, InfraError } from '../llm/errors.js';
 import { mutateDataset, type MutatedRecord } from '../personas/mutate.js';
 import { decomposeTest } from './decompose.js';
 import { difficultyPartition } from './difficulty.js';
 import { DatasetError, zodToDatasetError } from './errors.js';
+import { parseJsonlLine, readJsonlLines } from './jsonl-lines.js';
 import type { Slot, Task } from './schema.js';
 import { offlineSlots, webgenTask, WebgenRecordSchema, type WebgenRecord } from './webgen.js';
 import { slotWeights, totalWeight } from './weights.js';
@@ -36,22 +36,13 @@ export interface BuildResult {
 }
 
 export async function readWebgen(file: string): Promise<WebgenRecord[]> {
-  const text = await fs.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new DatasetError(file, undefined, undefined, undefined, `cannot read the WebGen-Bench file (${e.code ?? e.message})`);
-  });
   const out: WebgenRecord[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (e) {
-      throw new DatasetError(file, i + 1, undefined, undefined, `not valid JSON (${(e as Error).message})`);
-    }
+  for (const line of await readJsonlLines(file)) {
+    const raw = parseJsonlLine(file, line);
     const parsed = WebgenRecordSchema.safeParse(raw);
-    if (!parsed.success) throw zodToDatasetError(parsed.error, file, i + 1, typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined);
+    if (!parsed.success) throw zodToDatasetError(parsed.error, file, line.lineNo, typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined);
     out.push(parsed.data);
-  });
+  }
   if (out.length === 0) throw new DatasetError(file, undefined, undefined, undefined, 'no records');
   return out;
 }

@@ -1,8 +1,8 @@
-import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { ProbeSchema } from './probe-schema.js';
 import { AssertionTypeSchema, DegradationSchema, DifficultySchema, PersonaSchema, type Persona, type Slot, type Task } from './schema.js';
 import { DatasetError, zodToDatasetError } from './errors.js';
+import { parseJsonlLine, readJsonlLines } from './jsonl-lines.js';
 
 /**
  * The public InteractWeb-Bench release: one JSON object per case (task x persona). Fields beyond these
@@ -38,22 +38,11 @@ export const JsonlCaseSchema = z.looseObject({
 type JsonlCase = z.infer<typeof JsonlCaseSchema>;
 
 export async function loadJsonlTasks(file: string): Promise<Task[]> {
-  const text = await fs.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new DatasetError(file, undefined, undefined, undefined, `cannot read the dataset (${e.code ?? e.message})`);
-  });
   const tasks = new Map<string, { task: Task; firstLine: number; fingerprint: string }>();
   const seenCases = new Map<string, number>();
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line === '') continue;
-    const lineNo = i + 1;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (e) {
-      throw new DatasetError(file, lineNo, undefined, undefined, `not valid JSON (${(e as Error).message})`);
-    }
+  for (const line of await readJsonlLines(file)) {
+    const { lineNo } = line;
+    const raw = parseJsonlLine(file, line);
     const recordId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
     const parsed = JsonlCaseSchema.safeParse(raw);
     if (!parsed.success) throw zodToDatasetError(parsed.error, file, lineNo, recordId);

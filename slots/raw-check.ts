@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readJsonlLines } from './jsonl-lines.js';
 
 /**
  * Checks that run on the raw records before the strict loader, so a file the loader refuses at its first
@@ -43,13 +44,13 @@ function slotFindings(slots: z.infer<typeof LooseSlot>[], where: string, record:
 }
 
 export async function rawCheckJsonl(file: string): Promise<RawFinding[]> {
-  const lines = (await fs.readFile(file, 'utf8')).split('\n');
+  const lines = await readJsonlLines(file);
   const out: RawFinding[] = [];
   const caseIds = new Map<string, number>();
   const taskPersonas = new Map<string, number>();
-  lines.forEach((line, i) => {
-    if (!line.trim()) return;
-    const where = `${file}:${i + 1}`;
+  lines.forEach(({ text: line, lineNo }) => {
+    const i = lineNo - 1;
+    const where = `${file}:${lineNo}`;
     let raw: unknown;
     try {
       raw = JSON.parse(line);

@@ -9,6 +9,9 @@ import { InfraError } from '../llm/errors.js';
 import { ROOT } from './bench-support.js';
 import { reply, schemaName, start, type RecordedRequest } from './fake-server.js';
 import { preflightAnswer } from './fake-quirks.js';
+import { releaseFile } from '../config/public-data.js';
+
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
 
 /**
  * Commands that call models build their clients where a run does (llm/run-clients.ts): through the model
@@ -19,7 +22,8 @@ let tmp: string;
 let dataset: string;
 before(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-cli-calls-'));
-  const all = await fs.readFile(path.resolve(ROOT, '..', 'shared/data/interactweb-bench/all.jsonl'), 'utf8');
+  if (noData) return;
+  const all = await fs.readFile(ALL, 'utf8');
   dataset = path.join(tmp, 'two.jsonl');
   await fs.writeFile(dataset, all.split('\n').slice(0, 2).join('\n') + '\n');
 });
@@ -37,7 +41,7 @@ function userModel(req: RecordedRequest) {
   return reply.text(`About that: keep it simple (${req.body.messages.length} messages).`);
 }
 
-test('iwb personas leak-test records its model calls and replays them with the endpoint gone; its per-role limits apply', async () => {
+test('iwb personas leak-test records its model calls and replays them with the endpoint gone; its per-role limits apply', { skip: noData }, async () => {
   const fake = await start();
   fake.script(userModel);
   const env = (mode: string, baseURL: string) => ({

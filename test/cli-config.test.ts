@@ -38,6 +38,12 @@ test('cli: init writes a starter that the loader accepts; config prints values, 
     const io = capture();
     assert.equal(await initCommand([], io, dir), 0);
     const written = path.join(dir, 'iwb.config.ts');
+    const starter = await fs.readFile(written, 'utf8');
+    // Generated from the settings registry and the data: the task count and the agent list are not hand-kept.
+    const tasks = (await fs.readdir(path.join(ROOT, 'tasks'))).length;
+    assert.match(starter, new RegExp(`builtin: ${tasks} tasks with deterministic probes`));
+    assert.match(starter, /IWB_AGENT: the agent adapter: .*openai:paper/);
+    assert.match(starter, /\/\/ IWB_PRICES: .*\n {2}\/\/ prices: /);
     await fs.writeFile(written, (await fs.readFile(written, 'utf8')).replace("'./config/file-schema.js'", "'../config/file-schema.js'").replace('roles: {', "roles: {\n    judge: { model: 'j-1', baseURL: 'http://127.0.0.1:1/v1', apiKeyEnv: 'TEST_JUDGE_KEY' },"));
     await assert.rejects(initCommand([], capture(), dir), /exists; pass --force/);
     const out = capture();

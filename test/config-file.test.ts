@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -9,9 +9,10 @@ import { startRun, StartError } from '../config/start.js';
 import { EnvError } from '../config/env-check.js';
 import { readRoles } from '../llm/roles.js';
 import { readSettings } from '../config/settings.js';
+import { releaseFile } from '../config/public-data.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PUBLIC = path.resolve(ROOT, '../shared/data/interactweb-bench/test_mini.jsonl');
+const { path: PUBLIC, skip: noPublic } = releaseFile('interactweb-bench', 'test_mini.jsonl');
 const tmp = () => fs.mkdtemp(path.join(os.tmpdir(), 'iwb-config-'));
 
 const STARTER = `import type { IwbConfig } from '${path.join(ROOT, 'config/file-schema.ts')}';
@@ -74,7 +75,7 @@ test('run start: a typo, a bad value, a missing judge for a probe-less dataset e
   const started = await startRun({}, dir);
   assert.match(started.notes.join('\n'), /agent reference \(the default/);
   assert.match(started.notes.join('\n'), /browser \//);
-  if (existsSync(PUBLIC)) {
+  if (!noPublic) {
     await assert.rejects(startRun({ IWB_DATASET: PUBLIC }, dir), (e: Error) => e instanceof StartError && /needs a judge model.*IWB_JUDGE_MODEL/.test(e.message));
   }
 });

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { datasetCommand } from '../cli/dataset.js';
 import { reply, schemaName, start, type FakeServer } from './fake-server.js';
 import { checkDataset } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
+import { releaseFile } from '../config/public-data.js';
 
-const WEBGEN = fileURLToPath(new URL('../../shared/data/webgen-bench/test.jsonl', import.meta.url));
-const PUBLIC = fileURLToPath(new URL('../../shared/data/interactweb-bench/all.jsonl', import.meta.url));
+const { path: WEBGEN, skip: noWebgen } = releaseFile('webgen-bench', 'test.jsonl');
+const { path: PUBLIC, skip: noPublic } = releaseFile('interactweb-bench', 'all.jsonl');
 const capture = () => {
   const out: string[] = [], err: string[] = [];
   return { out: (t: string) => out.push(t), err: (t: string) => err.push(t), text: () => out.join('\n'), errText: () => err.join('\n') };
@@ -27,7 +27,7 @@ after(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-test('offline build from WebGen-Bench, compared with the public release on what can be compared', { skip: !(existsSync(WEBGEN) && existsSync(PUBLIC)) && 'no shared data' }, async (t) => {
+test('offline build from WebGen-Bench, compared with the public release on what can be compared', { skip: noWebgen || noPublic }, async (t) => {
   const out = path.join(dir, 'offline.jsonl');
   const io = capture();
   assert.equal(await datasetCommand(['build', '--from', 'webgen', WEBGEN, '--out', out, '--offline', '--seed', '3'], io, {}), 0);

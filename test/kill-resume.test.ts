@@ -13,6 +13,7 @@ import type { Report } from '../reporters/report.js';
 import { ROOT } from './bench-support.js';
 import { lastUserText, reply, schemaName, start, type FakeReply, type FakeServer, type RecordedRequest } from './fake-server.js';
 import { checkRunFolder } from './run-folder-check.js';
+import { releaseFile } from '../config/public-data.js';
 
 /**
  * A run killed with SIGKILL in the middle (runner, workers and all else in its process group, as the OOM
@@ -21,7 +22,7 @@ import { checkRunFolder } from './run-folder-check.js';
  * an uninterrupted run of the same cases in another folder.
  */
 
-const PUBLIC = path.resolve(ROOT, '..', 'shared/data/interactweb-bench/all.jsonl');
+const { path: PUBLIC, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
 const JUDGE_MS = 100;
 const AGENT_MS = 200;
 /** Two public cases cut to a POSITIVE and a NEGATIVE slot each (a run's cost is per slot test). */
@@ -56,6 +57,7 @@ before(async () => {
   fake = await start();
   fake.script(model);
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-kill-resume-'));
+  if (noData) return;
   const lines = (await fs.readFile(PUBLIC, 'utf8')).split('\n');
   records = CASES.map(({ line }) => {
     const r = JSON.parse(lines[line]!) as PublicRecord;
@@ -229,7 +231,7 @@ const slotOf = (verdict: string) => {
   return `${key.slotId}#${key.slotHash}`;
 };
 
-test('a run killed with SIGKILL mid-run and started again: nothing finished is redone, no cache file is torn, the report equals an uninterrupted run', async () => {
+test('a run killed with SIGKILL mid-run and started again: nothing finished is redone, no cache file is torn, the report equals an uninterrupted run', { skip: noData }, async () => {
   const uninterrupted = await runBenchmark('whole');
   assert.equal(uninterrupted.signal, null, uninterrupted.output.slice(-3000));
   const expected = JSON.parse(await fs.readFile(path.join(folders('whole').reportDir, 'report.json'), 'utf8')) as Report;

@@ -11,6 +11,7 @@ import { InfraError } from '../llm/errors.js';
 import { reply, start, type FakeServer } from './fake-server.js';
 import type { Report } from '../reporters/report.js';
 import { playwright } from './bench-support.js';
+import { releaseFile } from '../config/public-data.js';
 
 let fake: FakeServer;
 let tmp: string;
@@ -116,8 +117,8 @@ describe('the model call cache', () => {
   });
 });
 
-test('a recorded run replays with the model server gone: the same verdicts and figures, no network', async () => {
-  const all = await fs.readFile(path.resolve('..', 'shared/data/interactweb-bench/all.jsonl'), 'utf8');
+test('a recorded run replays with the model server gone: the same verdicts and figures, no network', { skip: releaseFile('interactweb-bench', 'all.jsonl').skip }, async () => {
+  const all = await fs.readFile(releaseFile('interactweb-bench', 'all.jsonl').path, 'utf8');
   const dataset = path.join(tmp, 'two.jsonl');
   await fs.writeFile(dataset, all.split('\n').slice(0, 2).join('\n') + '\n');
   const server = await start();

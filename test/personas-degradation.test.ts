@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ModelClient } from '../llm/client.js';
 import { reply, schemaName, start, type FakeServer } from './fake-server.js';
@@ -14,9 +12,9 @@ import { BAKERY_TASK } from './example-task.js';
 import { colourAssignments } from '../personas/values.js';
 import { loadDataset } from '../slots/load.js';
 import type { Slot } from '../slots/schema.js';
+import { releaseFile } from '../config/public-data.js';
 
-const ALL = fileURLToPath(new URL('../../shared/data/interactweb-bench/all.jsonl', import.meta.url));
-const noData = !existsSync(ALL) && `no ${ALL}`;
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
 
 let dir: string;
 let fake: FakeServer;

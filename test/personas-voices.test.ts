@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { capture } from './cli-capture.js';
 import { personasCommand } from '../cli/personas.js';
@@ -16,9 +14,9 @@ import type { UserTurn } from '../personas/types.js';
 import { ensureDegradation } from '../personas/degradation/annotate.js';
 import { loadDataset } from '../slots/load.js';
 import type { Case, Persona } from '../slots/schema.js';
+import { releaseFile } from '../config/public-data.js';
 
-const ALL = fileURLToPath(new URL('../../shared/data/interactweb-bench/all.jsonl', import.meta.url));
-const noData = !existsSync(ALL) && `no ${ALL}`;
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
 
 let dir: string;
 before(async () => {

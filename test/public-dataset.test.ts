@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { checkDataset } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
+import { releaseFile } from '../config/public-data.js';
 
-const ALL = fileURLToPath(new URL('../../shared/data/interactweb-bench/all.jsonl', import.meta.url));
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
 
-test('public all.jsonl: 404 cases load, every stored weight is the computed one', { skip: !existsSync(ALL) && `no ${ALL}` }, async () => {
+test('public all.jsonl: 404 cases load, every stored weight is the computed one', { skip: noData }, async () => {
   const d = await loadDataset(ALL);
   const r = checkDataset(d);
   assert.equal(r.tasks, 101);

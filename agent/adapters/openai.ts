@@ -26,18 +26,16 @@ const PAPER_MAX_TOKENS = 16_000;
 export const adapter: AdapterModule = {
   name: 'openai',
   describe: 'an LLM agent on the agent role model (openai = tool calling, openai:artifact = bolt-style text, openai:paper = the paper protocol)',
+  // The first model call is the preflight of the agent role (fixtures/global-setup.ts), before any test.
+  async check(argument, { roles }) {
+    protocolOf(argument);
+    if (!roles.agent) throw new Error(NEEDS_MODEL);
+    return [];
+  },
   create(argument, deps) {
-    const protocol = PROTOCOLS[(argument ?? '').trim().toLowerCase()];
-    if (!protocol) {
-      throw new Error(`IWB_AGENT=openai:${argument}: unknown protocol "${argument}"; use openai, openai:tools, openai:artifact or openai:paper`);
-    }
+    const protocol = protocolOf(argument);
     const client = deps.clients.agent;
-    if (!client) {
-      throw new Error(
-        'IWB_AGENT=openai needs an agent model: set IWB_AGENT_MODEL, and IWB_AGENT_BASE_URL for a local ' +
-          'OpenAI-compatible endpoint or IWB_AGENT_API_KEY / OPENAI_API_KEY for a hosted one',
-      );
-    }
+    if (!client) throw new Error(NEEDS_MODEL);
     const copilot = deps.clients.copilot;
     const auditor = copilot ?? client;
     const prompts = loadPrompts(protocol);
@@ -66,3 +64,13 @@ export const adapter: AdapterModule = {
     };
   },
 };
+
+const NEEDS_MODEL =
+  'IWB_AGENT=openai needs an agent model: set IWB_AGENT_MODEL, and IWB_AGENT_BASE_URL for a local ' +
+  'OpenAI-compatible endpoint or IWB_AGENT_API_KEY / OPENAI_API_KEY for a hosted one';
+
+function protocolOf(argument: string | undefined): Protocol {
+  const protocol = PROTOCOLS[(argument ?? '').trim().toLowerCase()];
+  if (!protocol) throw new Error(`IWB_AGENT=openai:${argument}: unknown protocol "${argument}"; use openai, openai:tools, openai:artifact or openai:paper`);
+  return protocol;
+}

@@ -10,6 +10,15 @@ import type { AdapterModule } from '../registry.js';
 export const adapter: AdapterModule = {
   name: 'reference',
   describe: 'writes the task reference site, verifies once, submits (offline baseline)',
+  async check(_argument, { cases }) {
+    const missing = cases.filter((c) => !c.task.referenceSite);
+    if (missing.length === 0) return [];
+    throw new Error(
+      `the reference agent writes each task's reference site, and ${missing.length} of ${cases.length} cases have none ` +
+        `(${missing[0]!.id}${missing.length > 1 ? ', …' : ''}; a public release ships none): set IWB_AGENT to the agent to benchmark ` +
+        '(openai with IWB_AGENT_MODEL, or command:<command line>), or IWB_DATASET=builtin to check the harness',
+    );
+  },
   create: (_argument, deps) => ({
     name: 'reference',
     config: { kind: 'reference', version: 1 },

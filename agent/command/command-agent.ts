@@ -1,9 +1,10 @@
 import { promises as fs } from 'node:fs';
-import { parseAgentLine, toHarnessMessage } from './command-protocol.js';
+import { HELLO_MESSAGE, parseAgentLine, toHarnessMessage } from './command-protocol.js';
 import { tail } from '../../sandbox/process-group.js';
-import { AgentCrash, type Agent, type AgentContext, type AgentSession, type Decision } from '../types.js';
+import { AgentCrash, AgentUnstartable, type Agent, type AgentContext, type AgentSession, type Decision } from '../types.js';
 import { agentEnvironment } from '../../sandbox/env.js';
 import { agentProgramPaths } from '../../sandbox/exposures.js';
+import { interpreterPaths } from '../../sandbox/interpreter-paths.js';
 import { AGENT_LIMITS, type Exposure, type ResourceLimits } from '../../sandbox/policy.js';
 import { describeExit } from '../../sandbox/limits-text.js';
 import { getSandbox, type Sandbox, type SandboxedProcess } from '../../sandbox/sandbox.js';
@@ -43,7 +44,7 @@ export function createCommandAgent(options: CommandAgentOptions): Agent {
   };
 }
 
-class CommandSession implements AgentSession {
+export class CommandSession implements AgentSession {
   private proc!: SandboxedProcess;
   private partial: string[] = [];
   private partialChars = 0;
@@ -51,18 +52,31 @@ class CommandSession implements AgentSession {
   private queuedChars = 0;
   private overflow: string | undefined;
   private waiter: (() => void) | undefined;
+  /** Whether the program has answered anything yet: an exit before that may be the sandbox's failure to start it. */
+  private answered = false;
 
   private constructor(
     private readonly options: CommandAgentOptions,
     private readonly limits: ResourceLimits,
   ) {}
 
-  static async open(options: CommandAgentOptions, ctx: AgentContext): Promise<CommandSession> {
+  static open(options: CommandAgentOptions, ctx: AgentContext): Promise<CommandSession> {
+    return CommandSession.spawn(options, [ctx.workspace, ctx.shotsDir]);
+  }
+
+  /**
+   * The program with its own files and `extra` in view (an episode's workspace and screenshots; nothing
+   * for the start-up hello). Its interpreter's installation comes along (a virtualenv, pyenv), read-only.
+   */
+  static async spawn(options: CommandAgentOptions, extra: (string | undefined)[]): Promise<CommandSession> {
     const sandbox = options.sandbox ?? getSandbox();
     const session = new CommandSession(options, options.limits ?? AGENT_LIMITS);
     // The agent reads its own program, the site it is building and the screenshots; it writes only
     // through the protocol, so the workspace limits hold.
     const exposures: Exposure[] = agentProgramPaths(options.command, options.cwd, sandbox.config.hidden).map((p) => ({ ...p, writable: false }));
+    for (const p of interpreterPaths(options.command, options.cwd, sandbox.config.hidden)) {
+      if (!exposures.some((e) => e.path === p || p.startsWith(e.path + '/'))) exposures.push({ path: p, writable: false });
+    }
     if (sandbox.separateUser) {
       for (const e of exposures) {
         const mode = (await fs.stat(e.path)).mode;
@@ -74,7 +88,7 @@ class CommandSession implements AgentSession {
         }
       }
     }
-    for (const p of [ctx.workspace, ctx.shotsDir]) if (p) exposures.push({ path: p, writable: false });
+    for (const p of extra) if (p) exposures.push({ path: p, writable: false });
     const env = agentEnvironment(options.env, sandbox.config.agentEnv);
     // Its model endpoints only: the role's and the setting's, and any URL it was handed in IWB_AGENT_ENV.
     const network = sandbox.config.agentNetwork;
@@ -103,8 +117,22 @@ class CommandSession implements AgentSession {
     return 'usage' in line && line.usage ? { ...line, usageSelfReported: true } : line;
   }
 
+  /**
+   * The start-up check's one exchange: the hello, answered by one line (a hello back, or whatever an
+   * older program answers an unknown message with). Returns the line; a program that exits first throws.
+   */
+  async hello(): Promise<string> {
+    if (this.proc.hasExited()) throw await this.exitCrash('exited (%s) before it was sent the hello message');
+    this.proc.child.stdin?.write(JSON.stringify(HELLO_MESSAGE) + '\n');
+    return this.readLine();
+  }
+
   stderr(): string {
     return this.proc.stderr();
+  }
+
+  hasExited(): boolean {
+    return this.proc.hasExited();
   }
 
   async close(): Promise<void> {
@@ -154,6 +182,7 @@ class CommandSession implements AgentSession {
       const line = this.lines.shift();
       if (line !== undefined) {
         this.queuedChars -= line.length;
+        this.answered = true;
         return line;
       }
       if (this.proc.hasExited()) throw await this.exitCrash('exited (%s) without answering');
@@ -176,8 +205,14 @@ class CommandSession implements AgentSession {
   }
 
   /** `what` holds `%s` for the exit code or signal, explained against the limits when a limit ended it. */
-  private async exitCrash(what: string): Promise<AgentCrash> {
+  private async exitCrash(what: string): Promise<AgentCrash | AgentUnstartable> {
     const exit = await this.proc.exited;
+    if (!this.answered && couldNotStart(exit, this.proc.stderr())) {
+      return new AgentUnstartable(
+        `the sandbox could not start the agent program: it ${what.replace('%s', String(exit))} (command: ${this.options.command}); ${UNSTARTABLE_HINT}`,
+        tail(this.proc.stderr(), 40, 4000),
+      );
+    }
     return this.crash(`the agent program ${what.replace('%s', String(exit))}${describeExit(exit, this.proc.stderr(), this.limits)}`);
   }
 
@@ -186,4 +221,20 @@ class CommandSession implements AgentSession {
     const network = refused.length ? `; the sandbox refused its connections to ${refused.join(', ')} (allow a model endpoint with IWB_AGENT_NETWORK)` : '';
     return new AgentCrash(`${message}${network} (command: ${this.options.command})`, tail(this.proc.stderr(), 40, 4000));
   }
+}
+
+/**
+ * How the agent's interpreter or program is made visible inside the sandbox; said wherever a start fails.
+ * Kept in one place so the start-up check and an episode say the same.
+ */
+export const UNSTARTABLE_HINT =
+  'inside the sandbox the agent sees the system folders (/usr, /bin, /lib, /etc), the folder of each path its command line names, ' +
+  "and, for an interpreter given by path, that interpreter's virtualenv and installation (symlinks followed); a program found " +
+  'through PATH elsewhere (a pyenv shim, ~/.local/bin) is not: name the interpreter by its path ' +
+  '(IWB_AGENT="command:/path/to/venv/bin/python agent.py") or install it under /usr';
+
+/** The shell's "not found" / "cannot execute" (127, 126) or a loader or interpreter that found no file: the program never ran. */
+export function couldNotStart(exit: number | string, stderr: string): boolean {
+  if (exit === 127 || exit === 126) return true;
+  return /: not found$|No such file or directory|error while loading shared libraries|can't open file|cannot execute/m.test(stderr.slice(-4000));
 }

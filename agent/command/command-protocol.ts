@@ -6,6 +6,10 @@ import { ActionSchema, type Action, type Observation, type StepUsage } from '../
  * stdin and stdout; examples/README.md explains it with an example.
  *
  * Harness -> agent, one object per line: first `start`, then one observation per action taken.
+ * Before a run's first test the harness starts the program once more, on its own, and sends only
+ * `hello` (stepsLeft 0), so a program that cannot start stops the run instead of erroring every case; any
+ * one line back counts (an older program answers it as any message, with an action), a `hello` back
+ * may name the agent. That process is then closed; episodes never see `hello`.
  * Agent -> harness, one object per line: exactly one action (ActionSchema) in answer to each message,
  * optionally with `usage` (tokens the agent's own model spent) and `note` (kept in the trajectory).
  * Blank lines are skipped; anything on stdout that is not one valid action costs the step and comes
@@ -17,6 +21,7 @@ export const PROTOCOL_VERSION = 1;
 const stepsLeft = z.number().int().min(0);
 
 export const HarnessMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hello'), protocol: z.literal(PROTOCOL_VERSION), stepsLeft: z.literal(0) }),
   z.object({ type: z.literal('start'), protocol: z.literal(PROTOCOL_VERSION), instruction: z.string(), stepsLeft }),
   z.object({ type: z.literal('answer'), question: z.string(), answer: z.string(), stepsLeft }),
   z.object({
@@ -43,6 +48,11 @@ export const HarnessMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), message: z.string(), stepsLeft }),
 ]);
 export type HarnessMessage = z.infer<typeof HarnessMessageSchema>;
+
+export const HELLO_MESSAGE: HarnessMessage = { type: 'hello', protocol: PROTOCOL_VERSION, stepsLeft: 0 };
+
+/** The answer a program may give to `hello`; optional, any one line will do. */
+export const AgentHelloSchema = z.object({ type: z.literal('hello'), name: z.string().optional(), version: z.string().optional() });
 
 /** More than any model's context and output per step: a larger claim is a broken or lying agent. */
 export const MAX_SELF_REPORTED_TOKENS = 10_000_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ActionSchema } from '../actions.js';
-import { AgentUsageSchema, HarnessMessageSchema, PROTOCOL_VERSION } from './command-protocol.js';
+import { AgentHelloSchema, AgentUsageSchema, HarnessMessageSchema, PROTOCOL_VERSION } from './command-protocol.js';
 
 /**
  * The command protocol as JSON Schema, generated from the zod schemas the harness validates with, so an
@@ -8,10 +8,11 @@ import { AgentUsageSchema, HarnessMessageSchema, PROTOCOL_VERSION } from './comm
  * examples/command-protocol.schema.json is this, committed; a test keeps the two equal.
  */
 const extras = { usage: AgentUsageSchema.optional(), note: z.string().optional() };
-const AgentLineSchema = z.discriminatedUnion(
-  'type',
-  ActionSchema.options.map((o) => o.extend(extras)) as unknown as [typeof ActionSchema.options[number], ...typeof ActionSchema.options[number][]],
-);
+// The hello answer is part of the line schema so an agent generating types sees it; only the start-up check reads it.
+const AgentLineSchema = z.discriminatedUnion('type', [
+  ...(ActionSchema.options.map((o) => o.extend(extras)) as unknown as [typeof ActionSchema.options[number], ...typeof ActionSchema.options[number][]]),
+  AgentHelloSchema,
+]);
 
 /** One definition of the document, without its own $schema line. */
 function def(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
