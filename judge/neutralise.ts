@@ -10,7 +10,9 @@
 
 /** Characters a reader never sees but that split or reorder words: zero-width, joiners, bidi controls, BOM, soft hyphen, tag characters. */
 const INVISIBLE_CLASS = '[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udc7f]';
+// eslint-disable-next-line no-misleading-character-class -- the combining marks are what the class is for
 const INVISIBLE = new RegExp(`^(?:${INVISIBLE_CLASS})$`);
+// eslint-disable-next-line no-misleading-character-class -- as above
 const INVISIBLE_AT = new RegExp(`^(?:${INVISIBLE_CLASS})`);
 
 /**

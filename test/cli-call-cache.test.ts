@@ -6,7 +6,6 @@ import { after, before, test } from 'node:test';
 import { capture } from './cli-capture.js';
 import { personasCommand } from '../cli/personas.js';
 import { InfraError } from '../llm/errors.js';
-import { ROOT } from './bench-support.js';
 import { reply, schemaName, start, type RecordedRequest } from './fake-server.js';
 import { preflightAnswer } from './fake-quirks.js';
 import { releaseFile } from '../config/public-data.js';

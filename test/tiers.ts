@@ -26,11 +26,14 @@ export const BROWSER_FILES: readonly string[] = [
   'agent-site', 'bench-rss', 'builtin-npm-site', 'builtin-probes', 'case-viewer', 'chromium', 'crash-rule',
   'episode-budget', 'episode-judgements', 'hostile-sites', 'judge-llm', 'judge-paper-session', 'judge-som',
   'judge-visual', 'model-faults', 'page-errors', 'probe-runner', 'sandbox', 'judge-calibration',
+  'agent-start-check', 'dataset-errors', 'episode-outcomes', 'hostile-mounts', 'hostile-network', 'hostile-popups',
+  'integrity-links', 'isolation-report', 'slot-sheet', 'summary-table',
 ];
 
 export const E2E_FILES: readonly string[] = [
   'allure', 'bench', 'benchmark-e2e', 'compare', 'judge-playwright', 'kill-resume', 'llm-cache', 'llm-limits',
-  'profile-run', 'readme-shard', 'real-latency', 'report-shard', 'run-locks', 'compile-cache',
+  'profile-run', 'readme-shard', 'real-latency', 'report-shard', 'run-locks', 'compile-cache', 'quiet-failure',
+  'rescore-run',
 ];
 
 export function tierOf(file: string): Tier {

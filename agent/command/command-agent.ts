@@ -75,6 +75,8 @@ export class CommandSession implements AgentSession {
     // through the protocol, so the workspace limits hold.
     const exposures: Exposure[] = agentProgramPaths(options.command, options.cwd, sandbox.config.hidden).map((p) => ({ ...p, writable: false }));
     for (const p of interpreterPaths(options.command, options.cwd, sandbox.config.hidden)) {
+      // A mounted virtualenv already holds its own links (bin/python -> the installation): making them again fails.
+      for (const e of exposures) if (e.alias && (e.alias.at === p || e.alias.at.startsWith(p + '/'))) delete e.alias;
       if (!exposures.some((e) => e.path === p || p.startsWith(e.path + '/'))) exposures.push({ path: p, writable: false });
     }
     if (sandbox.separateUser) {

@@ -28,7 +28,7 @@ export async function sayHello(options: CommandAgentOptions, timeoutMs = HELLO_T
     const stderr = session.stderr().trim();
     const why = (e as Error).message;
     const hint = e instanceof AgentUnstartable ? '' : `; ${UNSTARTABLE_HINT}`;
-    throw new Error(`the agent program could not start in the sandbox before the first test: ${why}${hint}${stderr ? `\nits stderr:\n${stderr.slice(-2000)}` : ''}`);
+    throw new Error(`the agent program could not start in the sandbox before the first test: ${why}${hint}${stderr ? `\nits stderr:\n${stderr.slice(-2000)}` : ''}`, { cause: e });
   } finally {
     await session.close();
   }
