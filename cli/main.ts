@@ -96,7 +96,9 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return 2;
   }
   if (wants(rest, '--help', '-h')) {
-    io.out(`usage: iwb ${command.help}`);
+    // `iwb personas ask --help`: the subcommand's own usage lines, when the help has lines of its own.
+    const own = command.help.split('\n').map((l) => l.trim()).filter((l) => rest[0] !== undefined && !rest[0].startsWith('-') && l.startsWith(`${name} ${rest[0]} `));
+    io.out(own.length > 0 ? `usage: iwb ${own.join('\n       iwb ')}` : `usage: iwb ${command.help}`);
     return 0;
   }
   try {

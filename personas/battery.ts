@@ -7,7 +7,7 @@ import { purposeStatements } from './purpose.js';
 import { goldStatements } from './statements.js';
 import { contentStems, isStopword, sentences, tokens } from './text.js';
 import { colourKeys } from './values.js';
-import { groupName } from './simulated-user.js';
+import { withTopic } from './topic.js';
 
 /**
  * The leak test's questions, worded as an agent author would ask them (personas/battery.json), never from a
@@ -74,10 +74,7 @@ export function leakBattery(c: Case): BatteryQuestion[] {
   const statements = goldStatements(c.task);
   const stated = [...statements.values()].filter((s) => s !== null);
   const purpose = purposeStatements(gold);
-  const group = (ids: string[]) => {
-    const names = new Set(ids.map((id) => groupName(c.slots.find((s) => s.id === id)!)));
-    return c.slots.filter((s) => names.has(groupName(s))).map((s) => s.id);
-  };
+  const group = (ids: string[]) => withTopic(c.slots, ids);
   const out: BatteryQuestion[] = [];
   const purposeAllowed = [purpose.purpose];
   out.push({ question: B.purpose[0]!, kind: 'purpose', targets: [], expect: { kind: 'state', values: [], clauses: [purpose.purpose] }, allowed: purposeAllowed });

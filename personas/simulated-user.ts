@@ -15,6 +15,7 @@ import type { SimulatedUser, UserTurn } from './types.js';
 import { colourKeys, numberValues } from './values.js';
 import { contentStems, leakRoots } from './text.js';
 import { styleOf, type SpokenFact } from './voice.js';
+import { withTopic } from './topic.js';
 import { VOICES } from './voices.js';
 
 /**
@@ -38,11 +39,6 @@ export interface SimulatedUserDeps {
   /** Regenerations after a leaky or copying answer before falling back to a safe non-answer. */
   maxRegenerations?: number;
   retrieval?: RetrievalOptions;
-}
-
-/** "menu_sections" and "Menu sections" name the same component. */
-export function groupName(slot: Slot): string {
-  return slot.targetComponent.trim().toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ');
 }
 
 export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): SimulatedUser {
@@ -166,7 +162,7 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
     // Asked about adding something no requirement mentions: the "nothing unrequested" slot is the topic.
     if (retrieved.length === 0 && asksAboutExtra(question)) retrieved = c.slots.filter(isUnrequestedSlot).map((s) => s.id);
     if (retrieved.length === 0) return turn(question, pick(rng, style.nonAnswer), { refused: true }, tokens);
-    retrieved = withGroup(retrieved);
+    retrieved = withTopic(c.slots, retrieved);
 
     // Two slots stated by one clause are said once.
     const facts = dedupe(shieldStance(retrieved.map((id) => factFor(id, conflict, question))));
@@ -194,11 +190,6 @@ export function createSimulatedUser(c: Case, deps: SimulatedUserDeps = {}): Simu
     return scored.filter((x) => x.score >= top * 0.75).slice(0, maxSlots).map((x) => x.id);
   }
 
-  /** Slots sharing a component are one topic ("Tile Movement" up, down, left, right): asked about one, all are said. */
-  function withGroup(ids: string[]): string[] {
-    const names = new Set(ids.map((id) => groupName(byId.get(id)!)));
-    return [...ids, ...c.slots.filter((s) => !ids.includes(s.id) && s.assertionType === 'POSITIVE' && names.has(groupName(s))).map((s) => s.id)];
-  }
 
   /** Stages 2 and 3: answer, check, regenerate. */
   async function speak(question: string, facts: SpokenFact[], retrieved: string[], extraBase: Partial<UserTurn>, tokensIn: TokenUsage, topicText = ''): Promise<UserTurn> {

@@ -54,11 +54,12 @@ export function contentStems(text: string): string[] {
 }
 
 /**
- * Word roots for leak checks: a stem cut to five letters, so "revival" meets "reviving" and "manager" meets
+ * Word roots for leak checks: a stem cut to five letters, so "revival" meets "reviving" (and "price" meets "pricing") and "manager" meets
  * "management". Coarser than a stem on purpose: a leak check should rather see too much than too little.
  */
 export function leakRoots(text: string): string[] {
-  return contentStems(text).map((s) => (s.length > 5 && !/^[#\d]/.test(s) ? s.slice(0, 5) : s));
+  // A final e goes first: the stemmer turns "pricing" into "pric" but leaves "price".
+  return contentStems(text).map((s) => (/^[#\d]/.test(s) ? s : s.replace(/(?<=..[^aeiou])e$/, '').slice(0, 5)));
 }
 
 /** Colour names and numbers: the facts a vague or contradicting user most often gets wrong. */
