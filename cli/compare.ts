@@ -5,8 +5,11 @@ import { readReport } from '../reporters/report-schema.js';
 import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 import { costCell } from '../reporters/fmt.js';
+import { runLoss } from '../reporters/run-health.js';
+import { judgeLoss } from '../stats/lost-input.js';
+import { maxErroredOf } from './max-errored.js';
 
-const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr] [--mixed] [--html out.html]\n  --html out.html  with two runs (A B): a page with both runs\' headline figures and intervals, the paired difference per persona and difficulty, and the cases and slots that flipped, linked to both case pages';
+const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr] [--mixed] [--html out.html] [--max-errored <pct>]\n  --html out.html  with two runs (A B): a page with both runs\' headline figures and intervals, the paired difference per persona and difficulty, and the cases and slots that flipped, linked to both case pages';
 
 /**
  * `iwb compare`: a leaderboard over runs, with the neighbours the data cannot tell apart marked. Exit 2
@@ -14,12 +17,13 @@ const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | rep
  * ranked on half its figures.
  */
 export async function compareCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['metric', 'html'], boolean: ['json', 'mixed'] });
+  const { positional, flags } = parseArgs(args, { string: ['metric', 'html', 'max-errored'], boolean: ['json', 'mixed'] });
   if (positional.length === 0) throw new UsageError(USAGE);
   const html = flags.get('html');
   if (html !== undefined && positional.length !== 2) throw new UsageError(`--html compares two runs (A B), got ${positional.length}\n${USAGE}`);
   const metric = String(flags.get('metric') ?? 'tcr');
   if (!isMetric(metric)) throw new UsageError(`--metric must be one of ${COMPARE_METRICS.join(', ')}\n${USAGE}`);
+  const tolerance = maxErroredOf(flags);
   const runs: RunInput[] = [];
   for (const given of positional) {
     // A report folder (iwb-report/) is as good as its report.json: that is what a run leaves behind.
@@ -38,14 +42,19 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
   }
   if (mismatch) io.err(`iwb compare: warning (--mixed): ${mismatch}.`);
   const result = compareRuns(runs, { metric });
-  io.out(flags.has('json') ? JSON.stringify(result, null, 2) : describe(result, runs.length));
+  // Each run's figures by the one rule (stats/lost-input.ts): a leaderboard row that lost input is named, and fails the command past the tolerance.
+  const losses = runs.map((r) => ({ file: r.file, ...judgeLoss(runLoss(r.report), tolerance) }));
+  const lossLines = losses.flatMap((l) => (l.line ? [`${l.file}: ${l.line}`] : []));
+  io.out(flags.has('json') ? JSON.stringify({ ...result, lostInput: losses.map(({ file, ok, share, line }) => ({ file, ok, erroredShare: share, ...(line ? { line } : {}) })) }, null, 2) : [describe(result, runs.length), ...(lossLines.length ? ['', ...lossLines] : [])].join('\n'));
   if (typeof html === 'string') {
     const { renderComparePage } = await import('../reporters/compare-html.js');
     await fs.mkdir(path.dirname(path.resolve(html)), { recursive: true });
     await fs.writeFile(html, renderComparePage(runs[0]!, runs[1]!, html));
     io.err(`iwb compare: run A vs run B written to ${html}`);
   }
-  return 0;
+  const lost = losses.filter((l) => !l.ok);
+  for (const l of lost) io.err(`iwb compare: ${l.file}: ${l.line}`);
+  return lost.length ? 1 : 0;
 }
 
 const isMetric = (m: string): m is CompareMetric => (COMPARE_METRICS as readonly string[]).includes(m);

@@ -12,8 +12,10 @@ import { rawProcessEnv } from '../config/process-env.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
+import { maxErroredOf } from './max-errored.js';
+import { judgeLoss, type LossVerdict } from '../stats/lost-input.js';
 
-const USAGE = 'usage: iwb judge calibrate [--json] [--task <id>[,<id>...]] [--concurrency N]';
+const USAGE = 'usage: iwb judge calibrate [--json] [--task <id>[,<id>...]] [--concurrency N] [--max-errored <pct>]';
 
 /**
  * `iwb judge calibrate`: the probes (and the configured judge model, if any) over every built-in task's
@@ -21,11 +23,12 @@ const USAGE = 'usage: iwb judge calibrate [--json] [--task <id>[,<id>...]] [--co
  * known site would misjudge agents' sites too.
  */
 export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['concurrency', 'task'], boolean: ['json'] });
+  const { positional, flags } = parseArgs(args, { string: ['concurrency', 'task', 'max-errored'], boolean: ['json'] });
   if (positional[0] !== 'calibrate' || positional.length > 1) throw new UsageError(USAGE);
   const concurrency = flags.has('concurrency') ? Number(flags.get('concurrency')) : 3;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer\n${USAGE}`);
 
+  const tolerance = maxErroredOf(flags);
   const settings = readSettings();
   const all = await loadBuiltinTasks();
   const wanted = flags.has('task') ? String(flags.get('task')).split(',').map((t) => t.trim()).filter(Boolean) : null;
@@ -56,10 +59,11 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     await browser.close();
   }
-  io.out(flags.has('json') ? JSON.stringify(summary, null, 2) : describe(summary, sites.length, tasks.length, Boolean(client)));
-  const erroredModel = Object.values(summary.judges).some((j) => j.errored > 0);
-  if (erroredModel) io.err('iwb judge calibrate: some judge-model verdicts errored; its figures are not a clean measurement');
-  return summary.probes.accuracy === 1 && !erroredModel ? 0 : 1;
+  const models = Object.values(summary.judges);
+  const loss = judgeLoss({ errored: models.reduce((n, j) => n + j.errored, 0), total: models.reduce((n, j) => n + j.slots, 0), unit: 'judge-model verdicts' }, tolerance);
+  io.out(flags.has('json') ? JSON.stringify({ ...summary, lostInput: { ok: loss.ok, erroredShare: loss.share, maxErrored: tolerance.from ? tolerance.share : null, ...(loss.line ? { line: loss.line } : {}) } }, null, 2) : describe(summary, sites.length, tasks.length, Boolean(client), loss));
+  if (!loss.ok) io.err(`iwb judge calibrate: ${loss.line}`);
+  return summary.probes.accuracy === 1 && loss.ok ? 0 : 1;
 }
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
@@ -75,12 +79,13 @@ function row(label: string, a: AgreementWithCi): string {
   );
 }
 
-function describe(s: CalibrationSummary, sites: number, tasks: number, withModel: boolean): string {
+function describe(s: CalibrationSummary, sites: number, tasks: number, withModel: boolean, loss: LossVerdict): string {
   const lines = [
     `calibration: ${tasks} tasks, ${sites} sites (reference and variants); ${Math.round(s.bootstrap.level * 100)}% intervals: bootstrap over tasks, ${s.bootstrap.resamples} resamples`,
     ...Object.entries(s.judges)
       .filter(([, a]) => a.errored > 0)
-      .map(([m, a]) => `${m}: ${a.errored} of ${a.slots} verdicts errored (counted wrong above); accuracy over the ${a.slots - a.errored} judged: ${pct(a.accuracyJudged)}`),
+      .map(([m, a]) => `${m}: ${a.errored} of ${a.slots} verdicts errored, left out of its figures below (over the ${a.slots - a.errored} it gave)`),
+    ...(loss.line ? [loss.line] : []),
   ];
   for (const [judge, st] of Object.entries(s.stats)) {
     lines.push(`${judge}`, row('all', st.overall));

@@ -17,6 +17,8 @@ import { loadDataset } from '../slots/load.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 import { rawProcessEnv } from '../config/process-env.js';
 import { PERSONAS_SUBCOMMANDS, PERSONAS_USAGE } from './personas-usage.js';
+import { maxErroredOf } from './max-errored.js';
+import { judgeLoss, percent } from '../stats/lost-input.js';
 
 const USAGE = PERSONAS_USAGE;
 const SUBCOMMANDS: readonly string[] = PERSONAS_SUBCOMMANDS;
@@ -40,19 +42,6 @@ async function cannotRun(role: Role, client: ModelClient | undefined, env: NodeJ
   if (!client) return null;
   const problem = await checkCommandRoles(env, { [role]: { structured: true, tools: false, images: false } });
   return problem === null ? null : `the ${role} role cannot do its part, nothing was run:\n${problem}`;
-}
-
-/**
- * `--max-errored 5%`: the share of errored turns a leak test may lose and still report. By default none: an
- * errored turn is left out of every rate, so any loss changes what the rates are measured on.
- */
-export function maxErroredOf(flags: Map<string, string | true>): number {
-  const raw = flags.get('max-errored');
-  if (raw === undefined) return 0;
-  const m = typeof raw === 'string' ? /^(\d+(?:\.\d+)?)%?$/.exec(raw.trim()) : null;
-  const pct = m ? Number(m[1]) : NaN;
-  if (!(pct >= 0 && pct <= 100)) throw new UsageError(`--max-errored needs a percentage such as 5% (got ${JSON.stringify(raw)})`);
-  return pct / 100;
 }
 
 export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
@@ -105,30 +94,28 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
     io.err(`iwb personas leak-test: ${blocked}`);
     return 1;
   }
-  const tolerated = maxErroredOf(flags);
+  const tolerance = maxErroredOf(flags, env);
   const report = await runLeakTest(dataset.cases, (c) => createSimulatedUser(c, { seed, ...(client ? { client } : {}) }));
   const answered = Object.values(report.byPersona).reduce((n, s) => n + s.questions, 0);
   const errored = Object.values(report.byPersona).reduce((n, s) => n + s.errored, 0);
-  const turns = answered + errored;
-  const share = turns === 0 ? 0 : errored / turns;
-  const measured = errored === 0 || share <= tolerated;
-  const tolerance = tolerated > 0 ? `${Math.round(tolerated * 1000) / 10}%` : null;
+  const loss = judgeLoss({ errored, total: answered + errored, unit: 'turns' }, tolerance);
+  const maxErrored = tolerance.from ? percent(tolerance.share) : null;
   io.out(
     flags.has('json')
-      ? JSON.stringify({ dataset: dataset.name, mode: client ? 'llm' : 'offline', ok: measured, erroredTurns: errored, turns, maxErrored: tolerance, ...report }, null, 2)
-      : describe(report, client ? 'llm' : 'offline', errored, turns, tolerance),
+      ? JSON.stringify({ dataset: dataset.name, mode: client ? 'llm' : 'offline', ok: loss.ok, erroredTurns: errored, turns: answered + errored, maxErrored, ...report }, null, 2)
+      : describe(report, client ? 'llm' : 'offline', loss.line),
   );
-  if (!measured) {
-    io.err(`iwb personas leak-test: ${errored} of ${turns} turns errored (${(share * 100).toFixed(1)}%${tolerance ? `, over the ${tolerance} tolerated` : ''}); they are left out of every rate, so the rates lost input (--max-errored <pct> tolerates a stated share)`);
+  if (!loss.ok) {
+    io.err(`iwb personas leak-test: ${loss.line}`);
     return 1;
   }
   return 0;
 }
 
-function describe(r: LeakTestReport, mode: string, errored: number, turns: number, tolerance: string | null): string {
+function describe(r: LeakTestReport, mode: string, lossLine: string | null): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
   const lines = [
-    `leak test over ${r.cases} cases (${mode} simulated user); ${errored} of ${turns} turns errored, left out of every rate${tolerance ? ` (tolerated up to ${tolerance})` : ''}`,
+    `leak test over ${r.cases} cases (${mode} simulated user); ${lossLine ?? 'no turn errored'}`,
     'persona  answered  correct  refusal  stance  miss  wrong  correct%  premise-no  extra-no   leak  quotes  words  errored',
   ];
   for (const [p, s] of Object.entries(r.byPersona)) {

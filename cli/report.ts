@@ -4,12 +4,14 @@ import { readSettings } from '../config/settings.js';
 import { loadPriceTable } from '../llm/cost.js';
 import { formatText } from '../reporters/format.js';
 import { profileSwitchNote, underProfile } from '../reporters/rescore.js';
-import { runHealth } from '../reporters/run-health.js';
+import { runHealth, runLoss } from '../reporters/run-health.js';
+import { judgeLoss } from '../stats/lost-input.js';
+import { maxErroredOf } from './max-errored.js';
 import { readRunRecords } from '../reporters/run-records.js';
 import { writeReportFolder } from '../reporters/write-report.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
-export const REPORT_USAGE = 'usage: iwb report <run-dir | scored run folder | records.json> [--run <id>] [--profile iwb|paper] [--out <dir>] [--json]';
+export const REPORT_USAGE = 'usage: iwb report <run-dir | scored run folder | records.json> [--run <id>] [--profile iwb|paper] [--out <dir>] [--json] [--max-errored <pct>]';
 
 /**
  * `iwb report`: report.json, report.md, summary.html and the case pages of a finished run, scored again from
@@ -17,10 +19,11 @@ export const REPORT_USAGE = 'usage: iwb report <run-dir | scored run folder | re
  * browser opened; prices (IWB_PRICES) and the bootstrap are today's, the verdicts are the run's.
  */
 export async function reportCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['profile', 'out', 'run'], boolean: ['json'] });
+  const { positional, flags } = parseArgs(args, { string: ['profile', 'out', 'run', 'max-errored'], boolean: ['json'] });
   if (positional.length !== 1) throw new UsageError(REPORT_USAGE);
   const asked = flags.get('profile');
   if (asked !== undefined && !isProfile(asked)) throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}\n${REPORT_USAGE}`);
+  const tolerance = maxErroredOf(flags);
   const runId = flags.get('run');
   const started = performance.now();
   let read: Awaited<ReturnType<typeof readRunRecords>>;
@@ -43,13 +46,18 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
     rescored: { at: new Date().toISOString(), from: read.file, runProfile, ...(note ? { note } : {}) },
   });
   const seconds = (performance.now() - started) / 1000;
+  const loss = judgeLoss(runLoss(written.report), tolerance);
+  // The run's own rule (stats/lost-input.ts): a re-score that lost input past the tolerance exits 1 as the run did.
+  const code = loss.ok ? 0 : 1;
   if (flags.has('json')) {
-    io.out(JSON.stringify({ report: path.join(out, 'report.json'), from: read.file, profile, runProfile, cases: written.report.overall.cases, seconds }));
-    return 0;
+    const lost = { ok: loss.ok, erroredSlots: written.report.overall.erroredSlots, maxErrored: tolerance.from ? tolerance.share : null, ...(loss.line ? { lostInput: loss.line } : {}) };
+    io.out(JSON.stringify({ report: path.join(out, 'report.json'), from: read.file, profile, runProfile, cases: written.report.overall.cases, seconds, ...lost }));
+    return code;
   }
-  const health = runHealth(written.report).map((l) => `[iwb] ${l}\n`).join('');
+  const health = [...runHealth(written.report), ...(loss.line ? [loss.line] : [])].map((l) => `[iwb] ${l}\n`).join('');
   io.out(`${health}${formatText(written.report)}\n${note ? `[iwb] ${note}\n` : ''}re-scored ${written.report.cases.length} cases from ${read.file} in ${seconds.toFixed(1)} s (no model, no browser) · report: ${path.join(out, 'report.json')} · ${written.pages.pages} case pages`);
-  return 0;
+  if (!loss.ok) io.err(`iwb report: ${loss.line}`);
+  return code;
 }
 
 const isProfile = (p: unknown): p is ProfileName => typeof p === 'string' && (PROFILE_NAMES as readonly string[]).includes(p);

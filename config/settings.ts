@@ -5,6 +5,7 @@ import { findChromium, type ChromiumSource } from './chromium.js';
 import { declareEnv } from './env-registry.js';
 import { PROFILE_NAMES, PROFILES } from './profiles.js';
 import { rawProcessEnv } from './process-env.js';
+import { ErroredShareSchema } from '../stats/lost-input.js';
 
 /**
  * The run's settings variables, read into a typed object; config/env.ts puts them beside the judge's and the
@@ -37,6 +38,7 @@ const VARIABLES = {
   llmCache: declareEnv('IWB_LLM_CACHE', 'record (read the model call cache, call on a miss, store), replay (never call: a miss is errored) or off'),
   llmCacheDir: declareEnv('IWB_LLM_CACHE_DIR', 'where model calls are recorded; default llm-cache/ beside IWB_RUN_DIR, shared by runs'),
   fresh: declareEnv('IWB_FRESH', '1 runs every episode again instead of reusing those of earlier runs in IWB_RUN_DIR'),
+  maxErrored: declareEnv('IWB_MAX_ERRORED', 'the share of errored slots (5%) a run, `iwb report` or `iwb compare` tolerates before it exits 1; none by default (stats/lost-input.ts)'),
   degradation: declareEnv('IWB_DEGRADATION', 'a degradation records file (iwb personas annotate --out) for a dataset that carries none'),
 } as const;
 /** IWB_LLM_CACHE (llm/call-cache.ts): record reads and fills the model call cache, replay only reads it, off ignores it. */
@@ -96,6 +98,8 @@ const SettingsSchema = z.object({
   fresh: flag.default(false),
   llmCache: z.enum(CALL_CACHE_MODES).default('record'),
   llmCacheDir: z.string().optional(),
+  /** The share of errored inputs a figure may lose before the run or command exits 1 (stats/lost-input.ts). */
+  maxErrored: ErroredShareSchema.optional(),
 });
 export type Settings = Omit<z.infer<typeof SettingsSchema>, 'chromium'> & {
   /** The resolved browser (config/chromium.ts); undefined when none is installed. */

@@ -165,9 +165,10 @@ export interface JudgeCalibration {
 export interface CalibrationSummary {
   probes: { accuracy: number; slots: number };
   /**
-   * The judge models' headline figures (point estimates; `stats` has the intervals and breakdowns). Errored
-   * verdicts count as wrong in `accuracy` and are counted apart, with the accuracy over the verdicts the model
-   * actually gave: "accuracy 0%" from a model that was down is not a measurement.
+   * The judge models' headline figures (point estimates; `stats` has the intervals and breakdowns), over the
+   * verdicts the model gave: an errored call (the model was down, its reply never validated) is left out of
+   * every figure and counted apart in `errored` ("accuracy 0%" from a model that was down is not a
+   * measurement); `slots` counts both. `accuracyJudged` equals `accuracy`, kept for older readers.
    */
   judges: Record<string, { accuracy: number; precisionFail: number | null; recallFail: number | null; kappa: number | null; slots: number; errored: number; accuracyJudged: number | null }>;
   /** Every judge, the probes included, with bootstrap intervals (resampling tasks) and breakdowns. */
@@ -179,9 +180,13 @@ export interface CalibrationSummary {
 
 export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: string[], bootstrap: BootstrapOptions = CALIBRATION_BOOTSTRAP): CalibrationSummary {
   const stats: CalibrationSummary['stats'] = {};
+  const erroredCalls: Record<string, number> = {};
   for (const key of [probeKey, ...modelKeys]) {
+    // A probe's errored verdict is the harness's own fault and stays a wrong answer (probes must score 100%); a model's is a failed call.
+    const isModel = key !== probeKey;
+    erroredCalls[key] = isModel ? rows.filter((r) => r.got[key]?.status === 'errored').length : 0;
     const items = rows
-      .filter((r) => r.got[key])
+      .filter((r) => r.got[key] && !(isModel && r.got[key].status === 'errored'))
       .map((r) => ({ expected: r.expected, got: r.got[key]!.status, cluster: r.taskId, cTech: String(r.cTech) as '1' | '2' | '3', type: r.assertionType }));
     stats[key] = {
       overall: agreementWithCi(items, bootstrap, key),
@@ -192,8 +197,8 @@ export function summarise(rows: CalibrationRow[], probeKey: string, modelKeys: s
   const judges: CalibrationSummary['judges'] = {};
   for (const k of modelKeys) {
     const a = stats[k]!.overall;
-    const judged = a.slots - a.errored;
-    judges[k] = { accuracy: a.accuracy, precisionFail: a.precisionFail, recallFail: a.recallFail, kappa: a.kappa, slots: a.slots, errored: a.errored, accuracyJudged: judged > 0 ? a.correct / judged : null };
+    const errored = erroredCalls[k]!;
+    judges[k] = { accuracy: a.accuracy, precisionFail: a.precisionFail, recallFail: a.recallFail, kappa: a.kappa, slots: a.slots + errored, errored: a.errored + errored, accuracyJudged: a.slots > 0 ? a.accuracy : null };
   }
   const misjudged = rows.flatMap((r) =>
     Object.entries(r.got)

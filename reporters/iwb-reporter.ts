@@ -12,9 +12,10 @@ import { copyCasePages } from './case-viewer.js';
 import { keepRunRecords, RunMetaSchema } from './run-records.js';
 import { writeReportFolder } from './write-report.js';
 import type { SlotExtras } from './case-view.js';
-import { runHealth } from './run-health.js';
+import { runHealth, runLoss } from './run-health.js';
+import { judgeLoss, toleranceFrom } from '../stats/lost-input.js';
 import { rawProcessEnv } from '../config/process-env.js';
-import { readSettings, RUN_ID_VARIABLE } from '../config/settings.js';
+import { readSettings, RUN_ID_VARIABLE, SETTINGS_VARIABLES } from '../config/settings.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
 
@@ -101,12 +102,12 @@ export default class IwbReporter implements Reporter {
     process.stderr.write(`[iwb] cases done ${n}/${this.total} · ${elapsed} s · ${spent}\n`);
   }
 
-  async onEnd(result: FullResult): Promise<void> {
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const records = [...this.last.values()].filter((r): r is SlotRecord => Boolean(r));
     // `--list`, or a filter that matched nothing, ends without a slot test: the last real report stays.
     if (records.length === 0) {
       process.stdout.write(`[iwb] no slot test ran; ${path.join(this.outputDir, 'report.json')} left as it was\n`);
-      return;
+      return undefined;
     }
     const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
     const settings = readSettings();
@@ -135,10 +136,14 @@ export default class IwbReporter implements Reporter {
       await fs.copyFile(summary, served);
       await copyCasePages(this.outputDir, this.htmlReportDir);
     }
-    const health = runHealth(report).map((l) => `[iwb] ${l}\n`).join('');
+    // Playwright takes no custom flags, so the run's tolerance is a setting (IWB_MAX_ERRORED); `iwb report` reads the same.
+    const loss = judgeLoss(runLoss(report), toleranceFrom(settings.maxErrored, SETTINGS_VARIABLES.maxErrored));
+    const health = [...runHealth(report), ...(loss.line ? [loss.line] : [])].map((l) => `[iwb] ${l}\n`).join('');
     process.stdout.write(
       `\n${weakerIsolationLine(sandbox) ? `[iwb] ${weakerIsolationLine(sandbox)}\n` : ''}${health}${formatText(report)}\nreport: ${path.join(this.outputDir, 'report.json')} · summary: ${summary}${served ? ` (and ${served})` : ''} · ${pages.pages} case pages in ${path.join(this.outputDir, 'cases')}${pages.note ? ` (${pages.note})` : ''}${kept ? ` · slot records kept in ${kept} (re-score: npx iwb report ${settings.runDir})` : ''}\n`,
     );
+    // A run whose figures lost input past the tolerance is not a clean measurement: exit 1 even if every test passed.
+    return loss.ok || result.status !== 'passed' ? undefined : { status: 'failed' };
   }
 }
 

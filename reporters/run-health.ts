@@ -1,3 +1,4 @@
+import type { InputLoss } from '../stats/lost-input.js';
 import type { Report } from './report-schema.js';
 
 /**
@@ -24,4 +25,9 @@ export function partialReason(casesRun: number, casesInDataset: number | null, i
   if (interrupted) return `interrupted after ${casesRun}${casesInDataset === null ? '' : ` of ${casesInDataset}`} cases`;
   if (casesInDataset !== null && casesRun < casesInDataset) return `${casesRun} of ${casesInDataset} cases of the dataset (filtered by --project, --grep or --shard)`;
   return undefined;
+}
+
+/** What a run's figures lost: its errored slots (an errored episode's slots included) of all its slots. */
+export function runLoss(r: Report): InputLoss {
+  return { errored: r.overall.erroredSlots, total: r.cases.reduce((n, c) => n + c.slots.length, 0), unit: 'slots' };
 }

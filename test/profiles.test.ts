@@ -74,3 +74,17 @@ test('README: every rule of the Profile interface has a row in the profile table
   assert.deepEqual(stale, [], 'a row names a rule config/profiles.ts no longer has');
   assert.ok(rows.every((r) => r.some((k) => keys.includes(k))), 'every row names the rule it documents');
 });
+
+test('docs/profiles.md: one row per rule, with the values both profiles hold', async () => {
+  const doc = await fs.readFile(path.join(ROOT, 'docs/profiles.md'), 'utf8');
+  const section = doc.split('\n## Every rule, one row\n')[1]?.split('\n## ')[0];
+  assert.ok(section, 'docs/profiles.md has an "Every rule, one row" section');
+  const cell = (c: string) => /^`(.*)`$/.exec(c.trim())?.[1];
+  const rows = section.split('\n').filter((l) => l.startsWith('| `')).map((l) => l.split('|').slice(1, 4).map(cell));
+  const keys = await profileKeys();
+  assert.deepEqual(rows.map((r) => r[0]).sort(), [...keys].sort(), 'a row for every rule and no rule that is gone');
+  for (const [rule, iwb, paper] of rows) {
+    const key = rule as keyof typeof PROFILES.iwb;
+    assert.deepEqual([iwb, paper], [String(PROFILES.iwb[key]), String(PROFILES.paper[key])], `${rule}: the doc's values are the profiles'`);
+  }
+});

@@ -35,7 +35,8 @@ function judgedUnderIwb(): RecordWithExtras[] {
 async function rescore(runDir: string, ...flags: string[]) {
   const out = path.join(tmp, `out-${flags.join('') || 'same'}`);
   const io = capture();
-  const code = await main(['report', runDir, '--out', out, ...flags], io);
+  // The unmentioned slot is errored under iwb: the re-score lost input, tolerated here (test/lost-input.test.ts checks the exit).
+  const code = await main(['report', runDir, '--out', out, '--max-errored', '50%', ...flags], io);
   assert.equal(code, 0, io.errText());
   return { report: await readReport(path.join(out, 'report.json')), text: io.outText() };
 }
