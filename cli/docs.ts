@@ -2,27 +2,40 @@ import { promises as fs } from 'node:fs';
 import { metricsMarkdown } from '../reporters/metric-table.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
-const BEGIN = /<!-- metrics:begin[^>]*-->\n/;
-const END = '<!-- metrics:end -->';
+/**
+ * The tables in docs/ that are generated from their source, each between two markers in its page:
+ * `<!-- <name>:begin ... -->` and `<!-- <name>:end -->`. test/one-home.test.ts fails when a page's copy drifts.
+ */
+export const GENERATED_TABLES = {
+  metrics: { file: 'docs/metrics.md', source: 'reporters/metric-table.ts', render: async () => metricsMarkdown() },
+  settings: { file: 'docs/configuration.md', source: 'the declareEnv() calls and config/file-schema.ts', render: async () => (await import('./settings-table.js')).settingsMarkdown() },
+} as const;
+export type GeneratedTable = keyof typeof GENERATED_TABLES;
+const NAMES = Object.keys(GENERATED_TABLES) as GeneratedTable[];
+const USAGE = `usage: iwb docs ${NAMES.join('|')} [--write]`;
 
-/** The README with its generated metric table brought up to date (the text between the two markers). */
-export function withMetricsTable(readme: string): string {
-  const begin = BEGIN.exec(readme);
-  const end = readme.indexOf(END);
-  if (!begin || end < begin.index) throw new Error('README.md: the markers <!-- metrics:begin --> ... <!-- metrics:end --> are missing');
-  return `${readme.slice(0, begin.index + begin[0].length)}${metricsMarkdown()}\n${readme.slice(end)}`;
+/** `page` with the named table between its markers replaced by `table`. */
+export function withTable(page: string, name: GeneratedTable, table: string): string {
+  const begin = new RegExp(`<!-- ${name}:begin[^>]*-->\\n`).exec(page);
+  const endMarker = `<!-- ${name}:end -->`;
+  const end = page.indexOf(endMarker);
+  const { file } = GENERATED_TABLES[name];
+  if (!begin || end < begin.index) throw new Error(`${file}: the markers <!-- ${name}:begin --> ... ${endMarker} are missing`);
+  return `${page.slice(0, begin.index + begin[0].length)}${table}\n${page.slice(end)}`;
 }
 
-/** `iwb docs metrics [--write]`: print the metric table, or rewrite it into README.md. */
+/** `iwb docs metrics|settings [--write]`: print a generated table, or rewrite it into its page under docs/. */
 export async function docsCommand(args: string[], io: CliIo): Promise<number> {
   const { positional, flags } = parseArgs(args, { boolean: ['write'] });
-  if (positional.length !== 1 || positional[0] !== 'metrics') throw new UsageError('usage: iwb docs metrics [--write]');
+  const name = positional[0] as GeneratedTable | undefined;
+  if (positional.length !== 1 || !name || !NAMES.includes(name)) throw new UsageError(USAGE);
+  const { file, source, render } = GENERATED_TABLES[name];
+  const table = await render();
   if (!flags.has('write')) {
-    io.out(metricsMarkdown());
+    io.out(table);
     return 0;
   }
-  const readme = await fs.readFile('README.md', 'utf8');
-  await fs.writeFile('README.md', withMetricsTable(readme));
-  io.out('README.md: metric table rewritten from reporters/metric-table.ts');
+  await fs.writeFile(file, withTable(await fs.readFile(file, 'utf8'), name, table));
+  io.out(`${file}: ${name} table rewritten from ${source}`);
   return 0;
 }

@@ -13,7 +13,7 @@ export async function initCommand(args: string[], io: CliIo, cwd = process.cwd()
   const other = path.join(cwd, json ? 'iwb.config.ts' : 'iwb.config.json');
   if (existsSync(file) && !flags.has('force')) throw new UsageError(`${file} exists; pass --force to overwrite it`);
   if (existsSync(other)) throw new UsageError(`${other} exists; a run reads one config file, so remove it first`);
-  // JSON has no comments: the plain file holds the defaults only, and the README says what else it takes.
+  // JSON has no comments: the plain file holds the defaults only, and docs/configuration.md says what else it takes.
   const text = json ? JSON.stringify({ dataset: 'builtin', agent: 'reference', judge: { mode: 'slot' }, roles: {} }, null, 2) + '\n' : await starterText();
   await fs.writeFile(file, text);
   io.out(`wrote ${file}; \`npx iwb config\` shows what a run will use`);

@@ -12,7 +12,7 @@ import { readSettings, RUN_ID_VARIABLE, type Settings } from './settings.js';
  *
  * Adding a variable: declare it with `declareEnv` in the reader that owns its concept (config/settings.ts
  * for run settings, judge/settings.ts, llm/roles.ts for the IWB_<ROLE>_* families), give it a schema there,
- * and add its row to README's variable table; test/env-registry.test.ts fails until both are done.
+ * and regenerate docs/configuration.md's variable table (npx iwb docs settings --write); test/env-registry.test.ts fails until both are done.
  * A new reader module is one more field here and one import in config/env-check.ts.
  */
 export interface Env {

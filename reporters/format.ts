@@ -114,7 +114,7 @@ export function formatMarkdown(r: Report): string {
     ...table(['agent', 'k', 'pass^k'], Object.entries(r.passK).flatMap(([agent, ks]) => Object.entries(ks).map(([k, v]) => [agent, k, v.toFixed(3)]))),
     '',
     ...breakdownMarkdown(r),
-    'Definitions: see the README\'s Metrics section (each figure is defined once in reporters/metrics.ts and reporters/aggregate.ts). Unjudged and errored slots are left out of every rate and counted apart.',
+    'Definitions: see docs/metrics.md (each figure is defined once in reporters/metrics.ts and reporters/aggregate.ts). Unjudged and errored slots are left out of every rate and counted apart.',
     '',
   ].join('\n');
 }

@@ -264,7 +264,7 @@ ${breakdownTables(r).map((t) => `<h2>${esc(t.title)}</h2>${table(t.header, t.row
 <p class="meta">Slots: green passed, red failed, yellow errored, grey unjudged; italic and overlined slots are NEGATIVE (a failed one is a hallucination).</p>
 ${filterBar(r.cases)}
 ${caseTable(r.cases)}
-<p class="meta">Definitions: the README's Metrics section; unjudged and errored slots are left out of every rate.</p>
+<p class="meta">Definitions: docs/metrics.md; unjudged and errored slots are left out of every rate.</p>
 <script>${FILTER_SCRIPT}</script>
 </body></html>
 `;

@@ -4,7 +4,7 @@ import type { CaseResult } from './case-result.js';
 
 /**
  * Every aggregate metric of a report, one row each: report.json's fields, the per-case value its mean is
- * taken over, the Markdown and terminal tables, the summary page's cards and the README's definitions all
+ * taken over, the Markdown and terminal tables, the summary page's cards and docs/metrics.md's definitions all
  * read this table. Adding a metric is one row here plus, where it needs one, a per-case field in metrics.ts.
  */
 export interface MetricRow {
@@ -15,7 +15,7 @@ export interface MetricRow {
   unit: 'percent' | 'number';
   /** Decimals when printed (in percent for shares). */
   digits: number;
-  /** The per-case value, as the README states it. */
+  /** The per-case value, as docs/metrics.md states it. */
   definition: string;
   /** What a case needs for the metric to be defined on it (empty: every judged case). */
   needs: string;
@@ -96,7 +96,7 @@ export function headlineRows(place: 'terminal' | 'card', profile: string | undef
 /** A table column title: the metric's name, with `%` for shares. */
 export const columnTitle = (m: MetricRow): string => (m.unit === 'percent' ? `${m.title} %` : m.title);
 
-/** The README's metric table, generated from the rows (a test checks the README carries it unchanged). */
+/** docs/metrics.md's table, generated from the rows (test/one-home.test.ts checks the page carries it unchanged). */
 export function metricsMarkdown(): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   return [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { withMetricsTable } from '../cli/docs.js';
+import { GENERATED_TABLES, withTable, type GeneratedTable } from '../cli/docs.js';
 import { CASE_VALUE } from '../reporters/aggregate.js';
 import { fmt } from '../reporters/format.js';
 import { METRIC_KEYS, METRIC_ROWS } from '../reporters/metric-table.js';
@@ -12,9 +12,20 @@ import { personaSpecFile } from '../specs/cases.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-test('metric table: the README carries the generated table unchanged (run `npx iwb docs metrics --write` after editing a row)', async () => {
-  const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
-  assert.equal(withMetricsTable(readme), readme);
+for (const [name, { file, source, render }] of Object.entries(GENERATED_TABLES) as [GeneratedTable, (typeof GENERATED_TABLES)[GeneratedTable]][]) {
+  test(`generated docs: ${file} carries the ${name} table from ${source} unchanged (run \`npx iwb docs ${name} --write\`)`, async () => {
+    const page = await fs.readFile(path.join(ROOT, file), 'utf8');
+    const table = await render();
+    assert.ok(table.split('\n').length > 10, `the ${name} table has rows`);
+    assert.equal(withTable(page, name, table), page);
+  });
+}
+
+test('generated docs: a drifted table is caught, and a page without markers is an error naming the file', () => {
+  const page = '# t\n\n<!-- metrics:begin x -->\n| old |\n<!-- metrics:end -->\n';
+  assert.notEqual(withTable(page, 'metrics', '| new |'), page);
+  assert.equal(withTable(withTable(page, 'metrics', '| new |'), 'metrics', '| new |'), withTable(page, 'metrics', '| new |'));
+  assert.throws(() => withTable('# t\n', 'settings', '| x |'), /docs\/configuration\.md: the markers/);
 });
 
 test('metric table: every row reaches the report schema, the per-case values and the formatter', () => {

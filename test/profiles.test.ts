@@ -53,22 +53,22 @@ async function profileKeys(): Promise<string[]> {
   return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]!);
 }
 
-/** The keys each row of README's profile table names in its first cell. */
+/** The keys each row of docs/profiles.md's rule table names in its first cell. */
 async function documentedKeys(): Promise<string[][]> {
-  const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.split('\n## Profiles: iwb and paper\n')[1]?.split('\n## ')[0];
-  assert.ok(section, 'README has a "Profiles: iwb and paper" section');
+  const page = await fs.readFile(path.join(ROOT, 'docs/profiles.md'), 'utf8');
+  const section = page.split('\n## The rules\n')[1]?.split('\n## ')[0];
+  assert.ok(section, 'docs/profiles.md has a "The rules" section');
   const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Rule |'));
   return rows.map((r) => [...r.split('|')[1]!.matchAll(/`(\w+)`/g)].map((m) => m[1]!));
 }
 
-test('README: every rule of the Profile interface has a row in the profile table, and no row names a rule that is gone', async () => {
+test('docs/profiles.md: every rule of the Profile interface has a row in the profile table, and no row names a rule that is gone', async () => {
   const keys = await profileKeys();
   assert.ok(keys.length >= 10, `the interface was read: ${keys.join(', ')}`);
   assert.deepEqual([...keys].sort(), Object.keys(PROFILES.iwb).sort(), 'the interface and the table agree (no optional rule a profile may leave out)');
   const rows = await documentedKeys();
   const named = new Set(rows.flat());
-  assert.deepEqual(keys.filter((k) => !named.has(k)), [], 'add a row naming the rule in backticks to README\'s profile table');
+  assert.deepEqual(keys.filter((k) => !named.has(k)), [], 'add a row naming the rule in backticks to docs/profiles.md\'s rule table');
   // A backticked word of a first cell that is no rule is either a variable or a removed rule.
   const stale = rows.flat().filter((k) => !keys.includes(k) && !k.startsWith('IWB_'));
   assert.deepEqual(stale, [], 'a row names a rule config/profiles.ts no longer has');

@@ -7,13 +7,13 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * The README's sharding example must work as written on one machine (test/report-shard.test.ts runs the
+ * The sharding example in docs/sharding-ci-allure.md must work as written on one machine (test/report-shard.test.ts runs the
  * mechanism): each shard writes its own blob file, in the folder merge-reports then reads.
  */
-test('README sharding example: one blob file per shard, all in the folder merge-reports reads', async () => {
-  const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
-  const block = /## Sharding[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(block, 'the README has a sharding example');
+test('docs sharding example: one blob file per shard, all in the folder merge-reports reads', async () => {
+  const page = await fs.readFile(path.join(ROOT, 'docs/sharding-ci-allure.md'), 'utf8');
+  const block = /# Sharding[\s\S]*?```sh\n([\s\S]*?)```/.exec(page)?.[1];
+  assert.ok(block, 'docs/sharding-ci-allure.md has a sharding example');
   const shards = block.split('\n').filter((l) => /playwright test .*--shard/.test(l));
   assert.ok(shards.length >= 2);
   const files = shards.map((l) => /PLAYWRIGHT_BLOB_OUTPUT_FILE=(\S+)/.exec(l)?.[1]);

@@ -20,7 +20,7 @@ import { processesWith } from './sandbox-support.js';
 
 /**
  * Hostile agents and sites, each contained. Every test here fails when the processes run unconfined
- * as before (checked once by hand when this was written; see the README's Sandbox section).
+ * as before (checked once by hand when this was written; see docs/sandbox.md).
  */
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
