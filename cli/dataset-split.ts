@@ -1,12 +1,13 @@
 import { loadDataset } from '../slots/load.js';
 import { datasetSplits } from '../slots/split.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
 /** `iwb dataset split <dataset> [--json]`: which tasks are dev and which hold-out, with the strata counts. */
 export async function splitCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { boolean: ['json'] });
+  const { positional, flags } = parseCommand(args, 'dataset', 'split');
   const source = positional[0];
-  if (!source) throw new UsageError('usage: iwb dataset split <path.jsonl | builtin> [--json]');
+  if (!source) throw new UsageError(usageOf('dataset', 'split'));
   const d = await loadDataset(source);
   const splits = datasetSplits(d);
   const difficulty = new Map(d.cases.map((c) => [c.taskId, c.difficulty]));

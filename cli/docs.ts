@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { metricsMarkdown } from '../reporters/metric-table.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseGroup, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
 const BEGIN = /<!-- metrics:begin[^>]*-->\n/;
 const END = '<!-- metrics:end -->';
@@ -15,8 +16,8 @@ export function withMetricsTable(readme: string): string {
 
 /** `iwb docs metrics [--write]`: print the metric table, or rewrite it into README.md. */
 export async function docsCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { boolean: ['write'] });
-  if (positional.length !== 1 || positional[0] !== 'metrics') throw new UsageError('usage: iwb docs metrics [--write]');
+  const { positional, flags } = parseGroup(args, 'docs');
+  if (positional.length > 0) throw new UsageError(usageOf('docs', 'metrics'));
   if (!flags.has('write')) {
     io.out(metricsMarkdown());
     return 0;

@@ -7,9 +7,10 @@ import { profileSwitchNote, underProfile } from '../reporters/rescore.js';
 import { runHealth } from '../reporters/run-health.js';
 import { readRunRecords } from '../reporters/run-records.js';
 import { writeReportFolder } from '../reporters/write-report.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
-export const REPORT_USAGE = 'usage: iwb report <run-dir | scored run folder | records.json> [--run <id>] [--profile iwb|paper] [--out <dir>] [--json]';
+const REPORT_USAGE = usageOf('report');
 
 /**
  * `iwb report`: report.json, report.md, summary.html and the case pages of a finished run, scored again from
@@ -17,7 +18,7 @@ export const REPORT_USAGE = 'usage: iwb report <run-dir | scored run folder | re
  * browser opened; prices (IWB_PRICES) and the bootstrap are today's, the verdicts are the run's.
  */
 export async function reportCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['profile', 'out', 'run'], boolean: ['json'] });
+  const { positional, flags } = parseCommand(args, 'report');
   if (positional.length !== 1) throw new UsageError(REPORT_USAGE);
   const asked = flags.get('profile');
   if (asked !== undefined && !isProfile(asked)) throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}\n${REPORT_USAGE}`);
