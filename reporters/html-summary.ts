@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DIFFICULTIES, PERSONAS } from '../slots/schema.js';
+import { weightText } from '../slots/weights.js';
 import { caseHref } from './case-view.js';
 import { fmt } from './format.js';
 import { costUnknownWhy, tokensText } from './fmt.js';
@@ -200,7 +201,7 @@ function caseTable(cases: readonly CaseResult[]): string {
 
 function caseRow(c: CaseResult): string[] {
   const slots = c.slots
-    .map((s) => `<span class="slot ${esc(s.status)}${s.assertionType === 'NEGATIVE' ? ' neg' : ''}" title="${esc(`${s.id} ${s.assertionType} weight ${s.weight}: ${s.status}`)}">${esc(s.id)}</span>`)
+    .map((s) => `<span class="slot ${esc(s.status)}${s.assertionType === 'NEGATIVE' ? ' neg' : ''}" title="${esc(`${s.id} ${s.assertionType} weight ${weightText(s.weight)}: ${s.status}`)}">${esc(s.id)}</span>`)
     .join('');
   return [
     `<a href="${esc(caseHref(c))}">${esc(c.id)}</a>${c.injectionFlagged ? ' <span class="warn" title="the page addressed the judge">⚠</span>' : ''}`,
