@@ -35,7 +35,7 @@ export function formatText(r: Report): string {
     `TCR ${fmt(r.overall, 'tcr')}% (95% CI ${tcrCi ? `${(tcrCi[0] * 100).toFixed(1)}-${(tcrCi[1] * 100).toFixed(1)}` : '—'}; ${erroredNote(r.overall)}); blind executions ${r.overall.blindCases}/${r.overall.cases}; ${usageLine(r.overall)}`,
     ...(r.injectionFlaggedCases.length ? [`pages that addressed the judge (check by hand): ${r.injectionFlaggedCases.join(', ')}`] : []),
     ...roleErrorLines(r),
-    `episodes: ${r.episodes.ranThisRun} run now, ${r.episodes.fromCache} from cache; ${Object.entries(r.episodes.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `episodes: ${episodeOrigins(r.episodes)}; ${Object.entries(r.episodes.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ].join('\n');
 }
 
@@ -121,3 +121,9 @@ export function formatMarkdown(r: Report): string {
 }
 
 const tau = (t: number | null) => (t === null ? '— (needs 2 agents)' : t.toFixed(3));
+
+/** Where the episodes came from; those without an episode record are counted as unknown, never as run or cached. */
+export function episodeOrigins(e: Report['episodes']): string {
+  const unknown = e.total - e.ranThisRun - e.fromCache;
+  return `${e.ranThisRun} ran, ${e.fromCache} from cache${unknown > 0 ? `, ${unknown} unknown (no episode record)` : ''}`;
+}
