@@ -2,9 +2,9 @@ import { promises as fs } from 'node:fs';
 import { rawProcessEnv } from '../config/process-env.js';
 import path from 'node:path';
 import { llmCacheDir, readSettings } from '../config/settings.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseGroup, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
-export const CACHE_USAGE = 'usage: iwb cache stats [--json] | iwb cache prune --older-than <days>d [--json]';
 
 interface Entry {
   file: string;
@@ -44,9 +44,8 @@ async function hitRate(dir: string): Promise<{ hits: number; misses: number; sto
 
 /** `iwb cache stats | prune`: the model call cache (llm/call-cache.ts) in IWB_LLM_CACHE_DIR. */
 export async function cacheCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
-  const { positional, flags } = parseArgs(args, { boolean: ['json'], string: ['older-than'] });
-  const [verb, ...rest] = positional;
-  if (rest.length > 0 || (verb !== 'stats' && verb !== 'prune')) throw new UsageError(CACHE_USAGE);
+  const { sub: verb, positional, flags } = parseGroup(args, 'cache');
+  if (positional.length > 0) throw new UsageError(usageOf('cache', verb));
   const dir = llmCacheDir(readSettings(env));
   const all = await entries(dir);
   if (verb === 'stats') {
@@ -65,7 +64,7 @@ export async function cacheCommand(args: string[], io: CliIo, env: NodeJS.Proces
   }
   const age = flags.get('older-than');
   const days = typeof age === 'string' ? /^(\d+(?:\.\d+)?)d$/.exec(age)?.[1] : undefined;
-  if (days === undefined) throw new UsageError(`${CACHE_USAGE}\n--older-than takes days, e.g. 30d`);
+  if (days === undefined) throw new UsageError(`${usageOf('cache', 'prune')}\n--older-than takes days, e.g. 30d`);
   const cutoff = Date.now() - Number(days) * 86_400_000;
   const old = all.filter((e) => e.mtimeMs < cutoff);
   await Promise.all(old.map((e) => fs.rm(e.file, { force: true })));

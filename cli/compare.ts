@@ -3,13 +3,14 @@ import path from 'node:path';
 import { COMPARE_METRICS, compareRuns, profileMismatch, type CompareMetric, type Comparison, type LeaderboardRow, type RunInput } from '../reporters/compare.js';
 import { readReport } from '../reporters/report-schema.js';
 import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 import { costCell } from '../reporters/fmt.js';
 import { runLoss } from '../reporters/run-health.js';
 import { judgeLoss } from '../stats/lost-input.js';
 import { maxErroredOf } from './max-errored.js';
 
-const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | report dir>...] [--json] [--metric tcr|hr|sr] [--mixed] [--html out.html] [--max-errored <pct>]\n  --html out.html  with two runs (A B): a page with both runs\' headline figures and intervals, the paired difference per persona and difficulty, and the cases and slots that flipped, linked to both case pages';
+const USAGE = usageOf('compare');
 
 /**
  * `iwb compare`: a leaderboard over runs, with the neighbours the data cannot tell apart marked. Exit 2
@@ -17,7 +18,7 @@ const USAGE = 'usage: iwb compare <report.json | report dir> [<report.json | rep
  * ranked on half its figures.
  */
 export async function compareCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['metric', 'html', 'max-errored'], boolean: ['json', 'mixed'] });
+  const { positional, flags } = parseCommand(args, 'compare');
   if (positional.length === 0) throw new UsageError(USAGE);
   const html = flags.get('html');
   if (html !== undefined && positional.length !== 2) throw new UsageError(`--html compares two runs (A B), got ${positional.length}\n${USAGE}`);

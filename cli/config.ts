@@ -7,10 +7,10 @@ import { resolveConfig, type ResolvedConfig, type Source } from '../config/file.
 import { readSettings, SETTINGS_VARIABLES } from '../config/settings.js';
 import { readJudgeSettings } from '../judge/settings.js';
 import { readRoles, roleVariable, ROLES } from '../llm/roles.js';
-import { parseArgs, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 import { rawProcessEnv } from '../config/process-env.js';
 
-export const CONFIG_USAGE = 'usage: iwb config [--json] [--vars]\n  the resolved configuration (environment over iwb.config.ts / .json over defaults), keys masked, with the source of each value\n  --vars  every IWB_ variable this build reads, with what it means';
 
 export interface ConfigRow {
   key: string;
@@ -72,7 +72,8 @@ export function configRows(resolved: ResolvedConfig, cwd = process.cwd()): Confi
 }
 
 export async function configCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = process.cwd()): Promise<number> {
-  const { flags } = parseArgs(args, { boolean: ['json', 'vars'] });
+  const { positional, flags } = parseCommand(args, 'config');
+  if (positional.length) throw new UsageError(`unexpected argument ${positional[0]}\n${usageOf('config')}`);
   if (flags.has('vars')) {
     const vars = declaredEnv();
     io.out(flags.has('json') ? JSON.stringify(vars, null, 2) : vars.map((v) => `${v.name.padEnd(28)} ${v.doc}`).join('\n'));

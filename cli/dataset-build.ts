@@ -4,13 +4,14 @@ import { readSettings } from '../config/settings.js';
 import { commandClients } from '../llm/run-clients.js';
 import { UsageMeter } from '../llm/usage.js';
 import { buildFromWebgen } from '../slots/build.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
-const USAGE = 'usage: iwb dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] [--seed N]';
+const USAGE = usageOf('dataset', 'build');
 
 /** `iwb dataset build --from webgen`: see slots/build.ts. With IWB_OPERATOR_MODEL set (and no --offline) the model decomposes the tests. */
 export async function buildCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['from', 'out', 'seed']);
+  const { positional, flags } = parseCommand(args, 'dataset', 'build');
   const [input] = positional;
   const out = flags.get('out');
   if (flags.get('from') !== 'webgen' || !input || typeof out !== 'string') throw new UsageError(USAGE);

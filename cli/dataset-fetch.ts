@@ -3,14 +3,9 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { PUBLIC_DATA_VARIABLE, RELEASE_NAMES, releaseCacheDir, type ReleaseName } from '../config/public-data.js';
 import { rawProcessEnv } from '../config/process-env.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
-export const FETCH_USAGE = [
-  'usage: iwb dataset fetch <interactweb-bench | webgen-bench> [--url <base URL>] [--dir <folder>]',
-  '  downloads a public release and checks each file against its pinned sha256; a mismatch keeps nothing',
-  '  --url   where the files are (each fetched as <base URL>/<file>); default: the release\'s pinned commit on GitHub',
-  `  --dir   where to put them; default: the user's cache (~/.cache/iwb/datasets/<name>), where the tests look after ${PUBLIC_DATA_VARIABLE}`,
-].join('\n');
 
 interface Release {
   url: string;
@@ -37,9 +32,9 @@ export class ChecksumMismatch extends Error {
 }
 
 export async function fetchCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['url', 'dir'] });
+  const { positional, flags } = parseCommand(args, 'dataset', 'fetch');
   const name = positional[0];
-  if (positional.length !== 1 || !RELEASE_NAMES.includes(name as ReleaseName)) throw new UsageError(FETCH_USAGE);
+  if (positional.length !== 1 || !RELEASE_NAMES.includes(name as ReleaseName)) throw new UsageError(usageOf('dataset', 'fetch'));
   const release = RELEASES[name as ReleaseName];
   const url = flags.get('url');
   const dirFlag = flags.get('dir');

@@ -1,12 +1,14 @@
+import { compareGroupKeys } from '../reporters/group-order.js';
 import { loadDataset } from '../slots/load.js';
 import { datasetSplits } from '../slots/split.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
 /** `iwb dataset split <dataset> [--json]`: which tasks are dev and which hold-out, with the strata counts. */
 export async function splitCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { boolean: ['json'] });
+  const { positional, flags } = parseCommand(args, 'dataset', 'split');
   const source = positional[0];
-  if (!source) throw new UsageError('usage: iwb dataset split <path.jsonl | builtin> [--json]');
+  if (!source) throw new UsageError(usageOf('dataset', 'split'));
   const d = await loadDataset(source);
   const splits = datasetSplits(d);
   const difficulty = new Map(d.cases.map((c) => [c.taskId, c.difficulty]));
@@ -17,7 +19,7 @@ export async function splitCommand(args: string[], io: CliIo): Promise<number> {
   }
   const strata = new Map<string, { dev: number; holdout: number }>();
   for (const r of rows) {
-    const k = `${r.difficulty} / ${r.category}`;
+    const k = `${r.difficulty}/${r.category}`;
     const s = strata.get(k) ?? { dev: 0, holdout: 0 };
     s[r.split]++;
     strata.set(k, s);
@@ -26,7 +28,7 @@ export async function splitCommand(args: string[], io: CliIo): Promise<number> {
   io.out(
     [
       `dataset ${d.source}: ${rows.length - holdout.length} dev, ${holdout.length} hold-out tasks (IWB_SPLIT=dev|holdout|all)`,
-      ...[...strata.entries()].sort().map(([k, s]) => `  ${k.padEnd(36)} dev ${s.dev}  hold-out ${s.holdout}`),
+      ...[...strata.entries()].sort(([a], [b]) => compareGroupKeys(a, b)).map(([k, s]) => `  ${k.replace('/', ' / ').padEnd(36)} dev ${s.dev}  hold-out ${s.holdout}`),
       `hold-out: ${holdout.map((r) => r.task).join(', ')}`,
     ].join('\n'),
   );

@@ -3,17 +3,10 @@ import { BUILTIN_TASKS_DIR } from '../slots/builtin-loader.js';
 import { checkDataset, type DatasetCheck } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
 import { rawCheckBuiltin, rawCheckJsonl, type RawFinding } from '../slots/raw-check.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 import { rawProcessEnv } from '../config/process-env.js';
 import { EXIT_CODES } from '../config/start.js';
-
-const USAGE = [
-  'usage: iwb dataset check <path.jsonl | builtin> [--json]',
-  '       iwb dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] [--seed N]',
-  '       iwb dataset split <path.jsonl | builtin> [--json]',
-  '       iwb dataset schema [--out schemas]',
-  '       iwb dataset fetch <interactweb-bench | webgen-bench> [--url <base URL>] [--dir <folder>]',
-].join('\n');
 
 export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
   const sub = args[0];
@@ -21,9 +14,10 @@ export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.Proc
   if (sub === 'schema') return (await import('./dataset-schema.js')).schemaCommand(args.slice(1), io);
   if (sub === 'fetch') return (await import('./dataset-fetch.js')).fetchCommand(args.slice(1), io, env);
   if (sub === 'split') return (await import('./dataset-split.js')).splitCommand(args.slice(1), io);
-  const { positional, flags } = parseArgs(args, { boolean: ['json'] });
-  const [, source] = positional;
-  if (sub !== 'check' || !source) throw new UsageError(USAGE);
+  if (sub !== 'check') throw new UsageError(usageOf('dataset'));
+  const { positional, flags } = parseCommand(args.slice(1), 'dataset', 'check');
+  const [source] = positional;
+  if (!source || positional.length > 1) throw new UsageError(usageOf('dataset', 'check'));
   // Duplicates and slots without a target component are listed in full first: the strict loader stops at the first.
   const raw = source === 'builtin' ? await rawCheckBuiltin(BUILTIN_TASKS_DIR) : await rawCheckJsonl(path.resolve(source)).catch(() => []);
   if (raw.length) {

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { metricsMarkdown } from '../reporters/metric-table.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseGroup, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
 /**
  * The tables in docs/ that are generated from their source, each between two markers in its page:
@@ -11,8 +12,6 @@ export const GENERATED_TABLES = {
   settings: { file: 'docs/configuration.md', source: 'the declareEnv() calls and config/file-schema.ts', render: async () => (await import('./settings-table.js')).settingsMarkdown() },
 } as const;
 export type GeneratedTable = keyof typeof GENERATED_TABLES;
-const NAMES = Object.keys(GENERATED_TABLES) as GeneratedTable[];
-const USAGE = `usage: iwb docs ${NAMES.join('|')} [--write]`;
 
 /** `page` with the named table between its markers replaced by `table`. */
 export function withTable(page: string, name: GeneratedTable, table: string): string {
@@ -26,9 +25,9 @@ export function withTable(page: string, name: GeneratedTable, table: string): st
 
 /** `iwb docs metrics|settings [--write]`: print a generated table, or rewrite it into its page under docs/. */
 export async function docsCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { boolean: ['write'] });
-  const name = positional[0] as GeneratedTable | undefined;
-  if (positional.length !== 1 || !name || !NAMES.includes(name)) throw new UsageError(USAGE);
+  const { sub, positional, flags } = parseGroup(args, 'docs');
+  if (positional.length > 0 || !(sub in GENERATED_TABLES)) throw new UsageError(usageOf('docs', sub));
+  const name = sub as GeneratedTable;
   const { file, source, render } = GENERATED_TABLES[name];
   const table = await render();
   if (!flags.has('write')) {

@@ -2,17 +2,18 @@ import { describeChromium } from '../config/chromium.js';
 import { readSettings } from '../config/settings.js';
 import { allNeeds, describePreflight, preflight } from '../llm/preflight.js';
 import { readRoles } from '../llm/roles.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 import { rawProcessEnv } from '../config/process-env.js';
 
-const USAGE = 'usage: iwb doctor [--json]';
+const USAGE = usageOf('doctor');
 
 /**
  * `iwb doctor`: every configured model role, one small request per capability. Exit 0 only when every
  * configured role can do its part.
  */
 export async function doctorCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
-  const { positional, flags } = parseArgs(args, { boolean: ['json'] });
+  const { positional, flags } = parseCommand(args, 'doctor');
   if (positional.length > 0) throw new UsageError(USAGE);
   const roles = readRoles(env);
   const settings = readSettings(env);

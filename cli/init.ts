@@ -1,12 +1,13 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 import { starterText } from './starter.js';
 
-export const INIT_USAGE = 'usage: iwb init [--json] [--force]\n  writes a commented starter iwb.config.ts (or a plain iwb.config.json) in the working folder';
+const INIT_USAGE = usageOf('init');
 
 export async function initCommand(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
-  const { positional, flags } = parseArgs(args, { boolean: ['json', 'force'] });
+  const { positional, flags } = parseCommand(args, 'init');
   if (positional.length) throw new UsageError(`unexpected argument ${positional[0]}\n${INIT_USAGE}`);
   const json = flags.has('json');
   const file = path.join(cwd, json ? 'iwb.config.json' : 'iwb.config.ts');

@@ -11,11 +11,12 @@ import { checkCommandRoles, commandClients } from '../llm/run-clients.js';
 import { rawProcessEnv } from '../config/process-env.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseGroup, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 import { maxErroredOf } from './max-errored.js';
 import { judgeLoss, type LossVerdict } from '../stats/lost-input.js';
 
-const USAGE = 'usage: iwb judge calibrate [--json] [--task <id>[,<id>...]] [--concurrency N] [--max-errored <pct>]';
+const USAGE = usageOf('judge', 'calibrate');
 
 /**
  * `iwb judge calibrate`: the probes (and the configured judge model, if any) over every built-in task's
@@ -23,8 +24,8 @@ const USAGE = 'usage: iwb judge calibrate [--json] [--task <id>[,<id>...]] [--co
  * known site would misjudge agents' sites too.
  */
 export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['concurrency', 'task', 'max-errored'], boolean: ['json'] });
-  if (positional[0] !== 'calibrate' || positional.length > 1) throw new UsageError(USAGE);
+  const { positional, flags } = parseGroup(args, 'judge');
+  if (positional.length > 0) throw new UsageError(USAGE);
   const concurrency = flags.has('concurrency') ? Number(flags.get('concurrency')) : 3;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer\n${USAGE}`);
 

@@ -4,14 +4,10 @@ import { readSettings } from '../config/settings.js';
 import { rawProcessEnv } from '../config/process-env.js';
 import { makeAllureOffline } from '../reporters/allure-offline.js';
 import { serveStatic, type ServedSite } from '../site/site-server.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
-export const OPEN_USAGE = `usage: iwb open [<folder>] [--allure] [--port N] [--no-serve]
-  Serves a run's reports on http://127.0.0.1 (a browser blocks the Allure report's data loads from file://).
-  <folder>     the folder to serve (default: the report folder, IWB_REPORT_DIR, or with --allure IWB_ALLURE_REPORT)
-  --allure     serve the Allure report, after removing its calls out (Google's tag manager)
-  --port N     the port (default: a free one)
-  --no-serve   only make the Allure report offline and exit (npm run report:allure does this)`;
+const OPEN_USAGE = usageOf('open');
 
 /** The pages worth opening in a served report folder, those that exist. */
 export function reportEntryPoints(folder: string, allure: boolean): { name: string; path: string }[] {
@@ -40,7 +36,7 @@ export async function serveReports(folder: string, opts: { allure: boolean; port
 
 /** `iwb open`: serves the report folder on 127.0.0.1 until Ctrl-C; never opens a page from file://. */
 export async function openCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv(), until: Promise<unknown> = interrupted()): Promise<number> {
-  const { positional, flags } = parseArgs(args, { boolean: ['allure', 'no-serve'], string: ['port'] });
+  const { positional, flags } = parseCommand(args, 'open');
   if (positional.length > 1) throw new UsageError(OPEN_USAGE);
   const allure = flags.has('allure');
   const settings = readSettings(env);

@@ -14,14 +14,11 @@ import type { UserTurn } from '../personas/types.js';
 import { createUser } from '../personas/user.js';
 import type { Dataset } from '../slots/schema.js';
 import { loadDataset } from '../slots/load.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseGroup, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 import { rawProcessEnv } from '../config/process-env.js';
-import { PERSONAS_SUBCOMMANDS, PERSONAS_USAGE } from './personas-usage.js';
 import { maxErroredOf } from './max-errored.js';
 import { judgeLoss, percent } from '../stats/lost-input.js';
-
-const USAGE = PERSONAS_USAGE;
-const SUBCOMMANDS: readonly string[] = PERSONAS_SUBCOMMANDS;
 
 function seedOf(flags: Map<string, string | true>): number {
   const raw = flags.get('seed');
@@ -45,16 +42,16 @@ async function cannotRun(role: Role, client: ModelClient | undefined, env: NodeJ
 }
 
 export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['seed', 'out', 'max-errored'], boolean: ['offline', 'json'] });
-  const [sub, source] = positional;
-  if (!source || !sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(USAGE);
+  const { sub, positional, flags } = parseGroup(args, 'personas');
+  const [source] = positional;
+  if (!source) throw new UsageError(usageOf('personas', sub));
   const seed = seedOf(flags);
   const offline = flags.has('offline');
   const meter = new UsageMeter();
 
   if (sub === 'mutate') {
     const out = flags.get('out');
-    if (typeof out !== 'string') throw new UsageError(`mutate needs --out <file.jsonl>\n${USAGE}`);
+    if (typeof out !== 'string') throw new UsageError(`mutate needs --out <file.jsonl>\n${usageOf('personas', 'mutate')}`);
     const dataset = await loadDataset(source);
     const operator = await clientFor('operator', offline, env, meter);
     if (!operator && !offline) io.err('IWB_OPERATOR_MODEL is not set: degrading offline (seeded operators)');
@@ -84,7 +81,7 @@ export async function personasCommand(args: string[], io: CliIo, env: NodeJS.Pro
   }
 
   if (sub === 'annotate') return annotateCommand(source, flags, io, env, meter);
-  if (sub === 'ask') return askCommand(positional.slice(2), source, flags, io, env, meter, seed);
+  if (sub === 'ask') return askCommand(positional.slice(1), source, flags, io, env, meter, seed);
 
   const dataset = await loadDataset(source);
   await withDegradation(dataset, env, io);
@@ -141,7 +138,7 @@ async function withDegradation(dataset: Dataset, env: NodeJS.ProcessEnv, io: Cli
 async function annotateCommand(source: string, flags: Map<string, string | true>, io: CliIo, env: NodeJS.ProcessEnv, meter: UsageMeter): Promise<number> {
   const dataset = await loadDataset(source);
   const out = flags.get('out');
-  if (out === true) throw new UsageError(`--out needs a file\n${USAGE}`);
+  if (out === true) throw new UsageError(`--out needs a file\n${usageOf('personas', 'annotate')}`);
   const file = path.resolve(out ?? (flags.has('beside') ? besidePath(dataset.source) : cachePath(dataset.source, degradationCacheDir(readSettings(env)))));
   const offline = flags.has('offline');
   const client = (await clientFor('operator', offline, env, meter)) ?? (await clientFor('user', offline, env, meter));
@@ -179,7 +176,7 @@ async function askCommand(
   seed: number,
 ): Promise<number> {
   const [caseId, ...questions] = args;
-  if (!caseId || questions.length === 0) throw new UsageError(`ask needs a case id and at least one question\n${USAGE}`);
+  if (!caseId || questions.length === 0) throw new UsageError(`ask needs a case id and at least one question\n${usageOf('personas', 'ask')}`);
   const dataset = await loadDataset(source);
   const c = dataset.cases.find((x) => x.id === caseId);
   if (!c) throw new UsageError(`${dataset.source}: no case ${caseId} (ids look like ${dataset.cases[0]?.id ?? 'none'})`);

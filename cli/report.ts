@@ -9,9 +9,10 @@ import { judgeLoss } from '../stats/lost-input.js';
 import { maxErroredOf } from './max-errored.js';
 import { readRunRecords } from '../reporters/run-records.js';
 import { writeReportFolder } from '../reporters/write-report.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
-export const REPORT_USAGE = 'usage: iwb report <run-dir | scored run folder | records.json> [--run <id>] [--profile iwb|paper] [--out <dir>] [--json] [--max-errored <pct>]';
+const REPORT_USAGE = usageOf('report');
 
 /**
  * `iwb report`: report.json, report.md, summary.html and the case pages of a finished run, scored again from
@@ -19,7 +20,7 @@ export const REPORT_USAGE = 'usage: iwb report <run-dir | scored run folder | re
  * browser opened; prices (IWB_PRICES) and the bootstrap are today's, the verdicts are the run's.
  */
 export async function reportCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['profile', 'out', 'run', 'max-errored'], boolean: ['json'] });
+  const { positional, flags } = parseCommand(args, 'report');
   if (positional.length !== 1) throw new UsageError(REPORT_USAGE);
   const asked = flags.get('profile');
   if (asked !== undefined && !isProfile(asked)) throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}\n${REPORT_USAGE}`);

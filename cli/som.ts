@@ -6,16 +6,17 @@ import { requireChromium } from '../config/chromium.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { guardPage } from '../judge/page-guard.js';
 import { installClickTracker, labelPage } from '../judge/som.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { parseCommand, usageOf } from './commands.js';
+import { UsageError, type CliIo } from './io.js';
 
-const USAGE = 'usage: iwb som <url | file.html> [--json] [--out labelled.png] [--viewport 1280x800]';
+const USAGE = usageOf('som');
 
 /**
  * `iwb som`: what the judge model would see on a page - the numbered elements and the labelled
  * screenshot. A file is served from its folder (so its relative links work); only that origin is reached.
  */
 export async function somCommand(args: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, { string: ['out', 'viewport'], boolean: ['json'] });
+  const { positional, flags } = parseCommand(args, 'som');
   const [target] = positional;
   if (!target || positional.length > 1) throw new UsageError(USAGE);
   const out = path.resolve(String(flags.get('out') ?? 'labelled.png'));

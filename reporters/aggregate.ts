@@ -1,5 +1,6 @@
 import { costOf } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
+import { compareGroupKeys } from './group-order.js';
 import type { CaseResult } from './metrics.js';
 import { METRIC_KEYS, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate } from './report-schema.js';
@@ -88,7 +89,7 @@ export function groupBy(cases: readonly CaseResult[], key: (c: CaseResult) => st
     const k = key(c);
     groups.set(k, [...(groups.get(k) ?? []), c]);
   }
-  return Object.fromEntries([...groups.keys()].sort().map((k) => [k, aggregate(groups.get(k)!, { ...opts, group: `${opts.group ?? ''}/${k}` })]));
+  return Object.fromEntries([...groups.keys()].sort(compareGroupKeys).map((k) => [k, aggregate(groups.get(k)!, { ...opts, group: `${opts.group ?? ''}/${k}` })]));
 }
 
 export function mean(values: readonly (number | null)[]): number | null {

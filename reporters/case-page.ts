@@ -2,6 +2,7 @@ import type { TrajectoryStep } from '../agent/trajectory.js';
 import type { CaseView } from './case-view.js';
 import { esc } from './html-summary.js';
 import { addUsage, NO_USAGE, type TokenUsage } from '../llm/usage.js';
+import { weightText } from '../slots/weights.js';
 
 /**
  * One case page: why a case scored what it did, side by side. Static HTML with no script at all and a CSP
@@ -85,7 +86,7 @@ function slots(v: CaseView, shots: ReadonlyMap<string, string>): string {
   const rows = v.records.map((r) => {
     const slot = v.case?.slots.find((s) => s.id === r.slotId);
     const images = r.images.map((im, i) => img(shots.get(`slot:${r.slotId}:${i}`), im.name)).join('');
-    return `<tr class="${esc(r.status)}"><td><b>${esc(r.slotId)}</b><br><span class="meta">${esc(r.assertionType)} · weight ${r.weight} · ${esc(r.targetComponent)}</span></td><td>${slot ? `${esc(slot.task)}<br><span class="meta">expect: ${esc(slot.expectedResult)}</span>` : '<span class="empty">—</span>'}</td><td><span class="status ${esc(r.status)}">${esc(r.status)}</span>${r.injection ? ' <span class="warn">page addressed the judge</span>' : ''}</td><td>${esc(r.judge ?? '—')}</td><td>${esc(r.evidence)}${images ? `<div class="shots">${images}</div>` : ''}</td></tr>`;
+    return `<tr class="${esc(r.status)}"><td><b>${esc(r.slotId)}</b><br><span class="meta">${esc(r.assertionType)} · weight ${weightText(r.weight)} · ${esc(r.targetComponent)}</span></td><td>${slot ? `${esc(slot.task)}<br><span class="meta">expect: ${esc(slot.expectedResult)}</span>` : '<span class="empty">—</span>'}</td><td><span class="status ${esc(r.status)}">${esc(r.status)}</span>${r.injection ? ' <span class="warn">page addressed the judge</span>' : ''}</td><td>${esc(r.judge ?? '—')}</td><td>${esc(r.evidence)}${images ? `<div class="shots">${images}</div>` : ''}</td></tr>`;
   });
   return `<table class="slots"><thead><tr><th>slot</th><th>what it checks</th><th>verdict</th><th>judge</th><th>evidence</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

@@ -4,6 +4,7 @@ import { costCell, costUnknownWhy, fmt, tokensText } from './fmt.js';
 import { columnTitle, headlineRows, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate, Report } from './report-schema.js';
 import { describeRoleErrors } from './role-errors.js';
+import { inReadingOrder } from './group-order.js';
 
 export { fmt } from './fmt.js';
 
@@ -15,8 +16,8 @@ function terminalRows(r: Report): string[][] {
   const row = (name: string, a: Aggregate) => [name, ...columns.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots)];
   return [
     row('overall', r.overall),
-    ...Object.entries(r.byPersona).map(([k, a]) => row(k, a)),
-    ...Object.entries(r.byDifficulty).map(([k, a]) => row(k, a)),
+    ...inReadingOrder(r.byPersona).map(([k, a]) => row(k, a)),
+    ...inReadingOrder(r.byDifficulty).map(([k, a]) => row(k, a)),
     ...(Object.keys(r.byAgent).length > 1 ? Object.entries(r.byAgent).map(([k, a]) => row(`agent ${k}`, a)) : []),
   ];
 }
@@ -34,7 +35,7 @@ export function formatText(r: Report): string {
     `TCR ${fmt(r.overall, 'tcr')}% (95% CI ${tcrCi ? `${(tcrCi[0] * 100).toFixed(1)}-${(tcrCi[1] * 100).toFixed(1)}` : '—'}; ${erroredNote(r.overall)}); blind executions ${r.overall.blindCases}/${r.overall.cases}; ${usageLine(r.overall)}`,
     ...(r.injectionFlaggedCases.length ? [`pages that addressed the judge (check by hand): ${r.injectionFlaggedCases.join(', ')}`] : []),
     ...roleErrorLines(r),
-    `episodes: ${r.episodes.ranThisRun} run now, ${r.episodes.fromCache} from cache; ${Object.entries(r.episodes.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `episodes: ${episodeOrigins(r.episodes)}; ${Object.entries(r.episodes.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ].join('\n');
 }
 
@@ -62,8 +63,8 @@ const table = (header: readonly string[], rows: readonly string[][]) => [md(head
 
 /** report.md: shaped like the paper's tables (models as rows, personas as column groups), then the rest. */
 export function formatMarkdown(r: Report): string {
-  const personas = Object.keys(r.byPersona);
-  const difficulties = Object.keys(r.byDifficulty);
+  const personas = inReadingOrder(r.byPersona).map(([k]) => k);
+  const difficulties = inReadingOrder(r.byDifficulty).map(([k]) => k);
   const agents = Object.entries(r.byAgent);
   const cell = (group: Record<string, Aggregate>, key: string, k: MetricKey) => (group[key] ? fmt(group[key]!, k, true) : '—');
   const all = METRIC_ROWS.filter((m) => m.show.markdown).map((m) => ({ key: m.key, title: columnTitle(m) }));
@@ -94,14 +95,14 @@ export function formatMarkdown(r: Report): string {
     '',
     ...table(
       ['group', ...all.map((c) => c.title), 'cases', 'unjudged', 'errored', 'cost $'],
-      [['overall', r.overall] as const, ...agents.map(([k, a]) => [`agent ${k}`, a] as const), ...Object.entries(r.byPersona), ...Object.entries(r.byDifficulty)].map(([name, a]) => [
+      [['overall', r.overall] as const, ...agents.map(([k, a]) => [`agent ${k}`, a] as const), ...inReadingOrder(r.byPersona), ...inReadingOrder(r.byDifficulty)].map(([name, a]) => [
         name, ...all.map((c) => fmt(a, c.key)), String(a.cases), String(a.unjudgedSlots), String(a.erroredSlots), costCell(a.costUsd),
       ]),
     ),
     '',
     '## By persona and difficulty',
     '',
-    ...table(['persona/difficulty', 'TCR %', 'HR %', 'cases'], Object.entries(r.byPersonaDifficulty).map(([k, a]) => [k, fmt(a, 'tcr', true), fmt(a, 'hr', true), String(a.cases)])),
+    ...table(['persona/difficulty', 'TCR %', 'HR %', 'cases'], inReadingOrder(r.byPersonaDifficulty).map(([k, a]) => [k, fmt(a, 'tcr', true), fmt(a, 'hr', true), String(a.cases)])),
     '',
     '## Weight sensitivity',
     '',
@@ -120,3 +121,9 @@ export function formatMarkdown(r: Report): string {
 }
 
 const tau = (t: number | null) => (t === null ? '— (needs 2 agents)' : t.toFixed(3));
+
+/** Where the episodes came from; those without an episode record are counted as unknown, never as run or cached. */
+export function episodeOrigins(e: Report['episodes']): string {
+  const unknown = e.total - e.ranThisRun - e.fromCache;
+  return `${e.ranThisRun} ran, ${e.fromCache} from cache${unknown > 0 ? `, ${unknown} unknown (no episode record)` : ''}`;
+}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DIFFICULTIES, PERSONAS } from '../slots/schema.js';
+import { weightText } from '../slots/weights.js';
 import { caseHref } from './case-view.js';
 import { fmt } from './format.js';
 import { costUnknownWhy, tokensText } from './fmt.js';
@@ -200,7 +201,7 @@ function caseTable(cases: readonly CaseResult[]): string {
 
 function caseRow(c: CaseResult): string[] {
   const slots = c.slots
-    .map((s) => `<span class="slot ${esc(s.status)}${s.assertionType === 'NEGATIVE' ? ' neg' : ''}" title="${esc(`${s.id} ${s.assertionType} weight ${s.weight}: ${s.status}`)}">${esc(s.id)}</span>`)
+    .map((s) => `<span class="slot ${esc(s.status)}${s.assertionType === 'NEGATIVE' ? ' neg' : ''}" title="${esc(`${s.id} ${s.assertionType} weight ${weightText(s.weight)}: ${s.status}`)}">${esc(s.id)}</span>`)
     .join('');
   return [
     `<a href="${esc(caseHref(c))}">${esc(c.id)}</a>${c.injectionFlagged ? ' <span class="warn" title="the page addressed the judge">⚠</span>' : ''}`,
@@ -249,7 +250,7 @@ export function renderSummary(r: Report): string {
 <title>InteractWeb-Bench summary: ${esc(m.dataset)}</title><style>${SUMMARY_STYLE}</style></head><body>
 <h1>InteractWeb-Bench summary</h1>
 ${runHealth(r).map((l) => `<p class="health">${esc(l)}</p>`).join('')}
-<p class="meta">Profile <b>${esc(m.profile ?? 'iwb')}</b> · dataset <b>${esc(m.dataset)}</b> · agent ${esc(agents)} · ${r.overall.cases} cases · run ${esc(m.startedAt)} (${(m.durationMs / 1000).toFixed(0)} s, Playwright ${esc(m.playwrightStatus)}) · intervals: ${Math.round(m.bootstrap.level * 100)}% percentile bootstrap over cases, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed}</p>
+<p class="meta">Profile <b>${esc(m.profile ?? 'iwb')}</b> · dataset <b>${esc(m.dataset)}</b> · agent ${esc(agents)} · ${r.overall.cases} cases · run ${esc(m.startedAt)} (${m.durationMs > 0 ? `${(m.durationMs / 1000).toFixed(0)} s` : "duration unknown"}, Playwright ${esc(m.playwrightStatus)}) · intervals: ${Math.round(m.bootstrap.level * 100)}% percentile bootstrap over cases, ${m.bootstrap.resamples} resamples, seed ${m.bootstrap.seed}</p>
 ${flagged}${headline(r)}
 <h2>By persona and difficulty</h2>
 <div class="charts">${personaDifficulty(r, 'tcr', 'TCR')}${personaDifficulty(r, 'hr', 'HR')}</div>

@@ -118,8 +118,10 @@ export default class IwbReporter implements Reporter {
       browser: browserSandbox(settings.chromiumSandbox),
       root: process.getuid?.() === 0,
     });
-    // In the shape the run folder keeps it, so `iwb report` builds the same report.json byte for byte.
-    const meta = RunMetaSchema.parse({ startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started, dataset: this.dataset, agents, playwrightStatus: result.status, profile: settings.profile, sandbox, ...episodeMeta(records) });
+    // In the shape the run folder keeps it, so `iwb report` builds the same report.json byte for byte. The start
+    // and duration are Playwright's: after merge-reports they span the shards (first start to last end), where
+    // this process's own clock would time only the merge.
+    const meta = RunMetaSchema.parse({ startedAt: new Date(result.startTime).toISOString(), durationMs: Math.round(result.duration), dataset: this.dataset, agents, playwrightStatus: result.status, profile: settings.profile, sandbox, ...episodeMeta(records) });
     const interrupted = result.status === 'interrupted' || result.status === 'timedout' || this.done.size < this.total;
     const withExtras = [...this.last].flatMap(([id, r]) => (r ? [{ ...r, ...(this.extras.get(id) ?? { images: [] }) }] : []));
     const { report, summary, pages } = await writeReportFolder(this.outputDir, { records: withExtras, meta, interrupted, prices: this.prices });

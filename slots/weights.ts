@@ -17,3 +17,11 @@ export function slotWeights(slots: readonly Pick<Slot, 'targetComponent' | 'cTec
 export function totalWeight(slots: readonly Pick<Slot, 'targetComponent' | 'cTech'>[]): number {
   return slotWeights(slots).reduce((a, b) => a + b, 0);
 }
+
+/**
+ * A weight as a person reads it: at most three decimals, no trailing zeros (1.333, 1.5, 2). report.json and
+ * the annotations' JSON keep the full number; this is for pages, sheets and the terminal.
+ */
+export function weightText(w: number): string {
+  return String(Number(w.toFixed(3)));
+}

@@ -1,4 +1,5 @@
 import type { Case, WeightedSlot } from '../slots/schema.js';
+import { weightText } from '../slots/weights.js';
 import { slotAnnotation, type Annotation } from '../protocol/build.js';
 
 /** Tags and annotations of one generated slot test: how people filter (`--grep @hard`) and reporters read. */
@@ -6,7 +7,7 @@ export function slotTestDetails(c: Case, slot: WeightedSlot): { tag: string[]; a
   return {
     tag: [personaTag(c.persona), `@${c.difficulty}`, `@${slot.assertionType.toLowerCase()}`, `@task-${tagSafe(c.taskId)}`],
     annotation: [
-      { type: 'weight', description: slot.weight.toFixed(3) },
+      { type: 'weight', description: weightText(slot.weight) },
       { type: 'c_tech', description: String(slot.cTech) },
       { type: 'assertion', description: `${slot.assertionType}: ${slot.expectedResult}` },
       slotAnnotation(c, slot),

@@ -54,7 +54,7 @@ test('end to end: the reference agent scores TCR 1 and HR 0 for every persona, a
   assert.equal(r.overall.cases, ORIGINAL.length * 4);
   assert.equal(r.overall.unjudgedSlots, 0);
   assert.equal(r.overall.erroredSlots, 0);
-  assert.deepEqual(Object.keys(r.byPersona), ['P-CON', 'P-INT', 'P-MIN', 'P-RAM']);
+  assert.deepEqual(Object.keys(r.byPersona), ['P-MIN', 'P-RAM', 'P-INT', 'P-CON']);
   for (const [persona, a] of Object.entries(r.byPersona)) {
     assert.equal(a.tcr, 1, `${persona} TCR`);
     assert.equal(a.hr, 0, `${persona} HR`);

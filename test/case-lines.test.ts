@@ -38,7 +38,7 @@ test('one line per case when its last slot test ends, then one closing line; slo
   // A test that failed without any verdict (a crashed fixture) is the harness's error, not a fail.
   reporter.onTestEnd(b[1]!, result('failed'));
   assert.match(lines[2]!, /^ {2}! 2\/2 poll_P-MIN Lunch poll \[middle\] · 2 slots: 1 passed, 1 errored/);
-  reporter.onEnd({ status: 'failed' } as FullResult);
+  reporter.onEnd({ status: 'failed', startTime: new Date(), duration: 1000 } as FullResult);
   assert.match(lines[3]!, /^\n2 case\(s\) done · 5 slot tests: 1 passed, 1 failed, 2 errored, 1 unjudged · \d+ s · Playwright failed\n$/);
   assert.equal(lines.length, 4);
 });
@@ -52,7 +52,7 @@ test('a passing case gets a tick; a case cut short is counted as not finished; e
   for (const t of a) reporter.onTestEnd(t, result('passed', 'pass'));
   reporter.onTestEnd(b[0]!, result('failed', 'fail'));
   reporter.onError({ message: 'global setup failed: no browser' });
-  reporter.onEnd({ status: 'interrupted' } as FullResult);
+  reporter.onEnd({ status: 'interrupted', startTime: new Date(), duration: 1000 } as FullResult);
   const text = lines.join('');
   assert.match(text, / {2}✓ 1\/2 ok_P-MIN Fine \[easy\] · 2 slots: 2 passed/);
   assert.doesNotMatch(text, /cut_P-MIN Cut/, 'no line for an unfinished case');

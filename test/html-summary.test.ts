@@ -33,7 +33,7 @@ test('the summary draws one TCR and one HR bar per persona x difficulty group, t
   const html = renderSummary(r);
   assert.match(html, /<svg /);
   const groups = Object.keys(r.byPersonaDifficulty);
-  assert.deepEqual(groups, ['P-CON/hard', 'P-CON/middle', 'P-MIN/easy', 'P-MIN/hard']);
+  assert.deepEqual(groups, ['P-MIN/easy', 'P-MIN/hard', 'P-CON/middle', 'P-CON/hard'], 'personas in the paper order, difficulty easy, middle, hard');
   for (const g of groups) {
     assert.equal(attr(html, `tcr:${g}`).length, 1, `one TCR bar for ${g}`);
     assert.equal(attr(html, `hr:${g}`).length, r.byPersonaDifficulty[g]!.hr === null ? 0 : 1, `HR bar for ${g}`);
@@ -127,7 +127,7 @@ async function endRun(name: string, htmlReportDir: string, sandbox?: string): Pr
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
     reporter.onTestEnd(one.test, one.result);
-    await reporter.onEnd({ status: 'passed' } as FullResult);
+    await reporter.onEnd({ status: 'passed', startTime: new Date(), duration: 1000 } as FullResult);
   } finally {
     process.stdout.write = write;
     process.stderr.write = writeErr;

@@ -33,6 +33,7 @@ function volatile(p: string): boolean {
 }
 
 interface Report {
+  meta: { startedAt: string; durationMs: number };
   overall: { cases: number; tcr: number | null; erroredSlots: number };
   episodes: { total: number; ranThisRun: number; fromCache: number };
   cases: { id: string; slots: unknown[] }[];
@@ -99,6 +100,10 @@ test('merge-reports of two blob shards gives the same report.json as the unshard
   const differing = jsonDiff(whole, union);
   assert.deepEqual(differing.filter((p) => !volatile(p)), [], 'merged and unsharded reports differ beyond run-specific fields');
   assert.ok(differing.includes('meta.startedAt'), 'two runs, two start times: the reports compared are really two');
+  // The merged report times the shards (first start to last end), not the merge: no "(0 s)".
+  const longest = Math.max(...shards.map((s) => s.meta.durationMs));
+  assert.ok(union.meta.durationMs >= longest, `merged duration ${union.meta.durationMs} ms covers the longest shard (${longest} ms)`);
+  assert.equal(union.meta.startedAt, shards.map((s) => s.meta.startedAt).sort()[0], 'the merged run starts when its first shard did');
 
   const ids = shards.map((s) => s.cases.map((c) => c.id));
   assert.ok(ids.every((x) => x.length > 0), `each shard ran cases: ${JSON.stringify(ids)}`);
