@@ -113,7 +113,7 @@ describe('iwb personas leak-test --max-errored', () => {
     for (const s of Object.values(out.byPersona)) assert.ok(s.errored > 0 && s.questions > 0);
     assert.equal(Object.values(out.byPersona).reduce((n, s) => n + s.questions, 0), out.turns - out.erroredTurns, 'answered turns alone are the denominator');
     const share = ((out.erroredTurns / out.turns) * 100).toFixed(1);
-    assert.match(io.errText(), new RegExp(`${out.erroredTurns} of ${out.turns} turns errored \\(${share.replace('.', '\\.')}%, over the 1% tolerated\\)`));
+    assert.match(io.errText(), new RegExp(`${out.erroredTurns} of ${out.turns} turns errored \\(${share.replace('.', '\\.')}%\\), left out of every figure, so the figures lost input: over the 1% tolerated \\(--max-errored 1%\\)`));
   });
 
   test('under the tolerated share: exit 0, and the output names the tolerance', async () => {
@@ -121,6 +121,6 @@ describe('iwb personas leak-test --max-errored', () => {
     brokenBroad();
     const io = capture();
     assert.equal(await personasCommand(['leak-test', 'builtin', '--max-errored', '20%'], io, env()), 0, io.errText());
-    assert.match(io.outText(), /\d+ of \d+ turns errored, left out of every rate \(tolerated up to 20%\)/);
+    assert.match(io.outText() + io.errText(), /\d+ of \d+ turns errored \([\d.]+%\), left out of every figure; within the 20% tolerated \(--max-errored 20%\)/);
   });
 });
