@@ -1,5 +1,6 @@
 import { readJudgeSettings, type JudgeSettings } from '../judge/settings.js';
-import { readRoles, type RoleConfigs } from '../llm/roles.js';
+import { readLimits, type RoleLimits } from '../llm/limits.js';
+import { readRoles, type Role, type RoleConfigs } from '../llm/roles.js';
 import { checkEnv } from './env-check.js';
 import { rawProcessEnv } from './process-env.js';
 import { readSettings, RUN_ID_VARIABLE, type Settings } from './settings.js';
@@ -19,6 +20,8 @@ export interface Env {
   settings: Settings;
   judge: JudgeSettings;
   roles: RoleConfigs;
+  /** Per-role request limits (IWB_<ROLE>_CONCURRENCY, IWB_<ROLE>_RPM). */
+  limits: Partial<Record<Role, RoleLimits>>;
   /** Set by the run for its workers (fixtures/global-setup.ts), never by a user. */
   runId: string | undefined;
   /** Where Playwright's HTML reporter writes, when the user moved it. */
@@ -29,10 +32,12 @@ export type EnvSource = Readonly<Record<string, string | undefined>>;
 
 export function readEnv(env: EnvSource = rawProcessEnv(), cwd = process.cwd()): Env {
   checkEnv(env);
+  const settings = readSettings(env, cwd);
   return {
-    settings: readSettings(env, cwd),
+    settings,
     judge: readJudgeSettings(env),
     roles: readRoles(env),
+    limits: readLimits(env, settings.runDir),
     runId: env[RUN_ID_VARIABLE] || undefined,
     playwrightHtmlOutputDir: env.PLAYWRIGHT_HTML_OUTPUT_DIR || undefined,
   };
