@@ -1,8 +1,7 @@
 import { promises as fs } from 'node:fs';
-import { rawProcessEnv } from '../config/process-env.js';
 import path from 'node:path';
 import { llmCacheDir, readSettings } from '../config/settings.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { cliEnv, parseArgs, UsageError, type CliIo } from './io.js';
 
 export const CACHE_USAGE = 'usage: iwb cache stats [--json] | iwb cache prune --older-than <days>d [--json]';
 
@@ -43,7 +42,7 @@ async function hitRate(dir: string): Promise<{ hits: number; misses: number; sto
 }
 
 /** `iwb cache stats | prune`: the model call cache (llm/call-cache.ts) in IWB_LLM_CACHE_DIR. */
-export async function cacheCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function cacheCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const { positional, flags } = parseArgs(args, { boolean: ['json'], string: ['older-than'] });
   const [verb, ...rest] = positional;
   if (rest.length > 0 || (verb !== 'stats' && verb !== 'prune')) throw new UsageError(CACHE_USAGE);

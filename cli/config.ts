@@ -7,8 +7,7 @@ import { resolveConfig, type ResolvedConfig, type Source } from '../config/file.
 import { readSettings, SETTINGS_VARIABLES } from '../config/settings.js';
 import { readJudgeSettings } from '../judge/settings.js';
 import { readRoles, roleVariable, ROLES } from '../llm/roles.js';
-import { parseArgs, type CliIo } from './io.js';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv, parseArgs, type CliIo } from './io.js';
 
 export const CONFIG_USAGE = 'usage: iwb config [--json] [--vars]\n  the resolved configuration (environment over iwb.config.ts / .json over defaults), keys masked, with the source of each value\n  --vars  every IWB_ variable this build reads, with what it means';
 
@@ -71,7 +70,7 @@ export function configRows(resolved: ResolvedConfig, cwd = process.cwd()): Confi
   return rows;
 }
 
-export async function configCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = process.cwd()): Promise<number> {
+export async function configCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv(), cwd = process.cwd()): Promise<number> {
   const { flags } = parseArgs(args, { boolean: ['json', 'vars'] });
   if (flags.has('vars')) {
     const vars = declaredEnv();

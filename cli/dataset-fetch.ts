@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { PUBLIC_DATA_VARIABLE, RELEASE_NAMES, releaseCacheDir, type ReleaseName } from '../config/public-data.js';
-import { rawProcessEnv } from '../config/process-env.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { cliEnv, parseArgs, UsageError, type CliIo } from './io.js';
 
 export const FETCH_USAGE = [
   'usage: iwb dataset fetch <interactweb-bench | webgen-bench> [--url <base URL>] [--dir <folder>]',
@@ -36,7 +35,7 @@ export class ChecksumMismatch extends Error {
   override name = 'ChecksumMismatch';
 }
 
-export async function fetchCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function fetchCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const { positional, flags } = parseArgs(args, { string: ['url', 'dir'] });
   const name = positional[0];
   if (positional.length !== 1 || !RELEASE_NAMES.includes(name as ReleaseName)) throw new UsageError(FETCH_USAGE);

@@ -3,8 +3,7 @@ import { BUILTIN_TASKS_DIR } from '../slots/builtin-loader.js';
 import { checkDataset, type DatasetCheck } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
 import { rawCheckBuiltin, rawCheckJsonl, type RawFinding } from '../slots/raw-check.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv, parseArgs, UsageError, type CliIo } from './io.js';
 import { EXIT_CODES } from '../config/start.js';
 
 const USAGE = [
@@ -15,7 +14,7 @@ const USAGE = [
   '       iwb dataset fetch <interactweb-bench | webgen-bench> [--url <base URL>] [--dir <folder>]',
 ].join('\n');
 
-export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const sub = args[0];
   if (sub === 'build') return (await import('./dataset-build.js')).buildCommand(args.slice(1), io, env);
   if (sub === 'schema') return (await import('./dataset-schema.js')).schemaCommand(args.slice(1), io);

@@ -2,8 +2,7 @@ import { describeChromium } from '../config/chromium.js';
 import { readSettings } from '../config/settings.js';
 import { allNeeds, describePreflight, preflight } from '../llm/preflight.js';
 import { readRoles } from '../llm/roles.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv, parseArgs, UsageError, type CliIo } from './io.js';
 
 const USAGE = 'usage: iwb doctor [--json]';
 
@@ -11,7 +10,7 @@ const USAGE = 'usage: iwb doctor [--json]';
  * `iwb doctor`: every configured model role, one small request per capability. Exit 0 only when every
  * configured role can do its part.
  */
-export async function doctorCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function doctorCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const { positional, flags } = parseArgs(args, { boolean: ['json'] });
   if (positional.length > 0) throw new UsageError(USAGE);
   const roles = readRoles(env);

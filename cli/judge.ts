@@ -8,10 +8,9 @@ import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge,
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
 import { checkCommandRoles, commandClients } from '../llm/run-clients.js';
-import { rawProcessEnv } from '../config/process-env.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { cliEnv, parseArgs, UsageError, type CliIo } from './io.js';
 
 const USAGE = 'usage: iwb judge calibrate [--json] [--task <id>[,<id>...]] [--concurrency N]';
 
@@ -35,7 +34,7 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   const cases = buildDataset('builtin', 'builtin', tasks).cases;
   const sites = await listCalibrationSites(tasks);
   const judges: CalibrationJudge[] = [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }];
-  const env = rawProcessEnv();
+  const env = cliEnv();
   const client = (await commandClients(env)).judge;
   if (client) {
     // A judge model that cannot be reached or cannot see images would only produce errored verdicts.

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { checkEnv } from '../config/env-check.js';
-import { rawProcessEnv } from '../config/process-env.js';
 import { applyConfigFile } from '../config/file.js';
 import { exitCodeOf, isUserError } from '../config/start.js';
 import { DatasetError } from '../slots/errors.js';
@@ -10,7 +9,7 @@ import { INIT_USAGE } from './init.js';
 import { OPEN_USAGE } from './open.js';
 import { PROTOCOL_USAGE } from './protocol.js';
 import { PERSONAS_USAGE } from './personas-usage.js';
-import { processIo, UsageError, type CliIo } from './io.js';
+import { cliEnv, processIo, UsageError, type CliIo } from './io.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -101,7 +100,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
   try {
     if (command.usesConfig) {
-      checkEnv(rawProcessEnv());
+      checkEnv(cliEnv());
       await applyConfigFile();
     }
     return await (await command.run())(rest, io);

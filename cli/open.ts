@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readSettings } from '../config/settings.js';
-import { rawProcessEnv } from '../config/process-env.js';
 import { makeAllureOffline } from '../reporters/allure-offline.js';
 import { serveStatic, type ServedSite } from '../site/site-server.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
+import { cliEnv, parseArgs, UsageError, type CliIo } from './io.js';
 
 export const OPEN_USAGE = `usage: iwb open [<folder>] [--allure] [--port N] [--no-serve]
   Serves a run's reports on http://127.0.0.1 (a browser blocks the Allure report's data loads from file://).
@@ -39,7 +38,7 @@ export async function serveReports(folder: string, opts: { allure: boolean; port
 }
 
 /** `iwb open`: serves the report folder on 127.0.0.1 until Ctrl-C; never opens a page from file://. */
-export async function openCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv(), until: Promise<unknown> = interrupted()): Promise<number> {
+export async function openCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv(), until: Promise<unknown> = interrupted()): Promise<number> {
   const { positional, flags } = parseArgs(args, { boolean: ['allure', 'no-serve'], string: ['port'] });
   if (positional.length > 1) throw new UsageError(OPEN_USAGE);
   const allure = flags.has('allure');

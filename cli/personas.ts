@@ -14,8 +14,7 @@ import type { UserTurn } from '../personas/types.js';
 import { createUser } from '../personas/user.js';
 import type { Dataset } from '../slots/schema.js';
 import { loadDataset } from '../slots/load.js';
-import { parseArgs, UsageError, type CliIo } from './io.js';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv, parseArgs, UsageError, type CliIo } from './io.js';
 import { PERSONAS_SUBCOMMANDS, PERSONAS_USAGE } from './personas-usage.js';
 
 const USAGE = PERSONAS_USAGE;
@@ -55,7 +54,7 @@ export function maxErroredOf(flags: Map<string, string | true>): number {
   return pct / 100;
 }
 
-export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const { positional, flags } = parseArgs(args, { string: ['seed', 'out', 'max-errored'], boolean: ['offline', 'json'] });
   const [sub, source] = positional;
   if (!source || !sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(USAGE);
