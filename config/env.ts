@@ -11,10 +11,9 @@ import { readSettings, RUN_ID_VARIABLE, type Settings } from './settings.js';
  * Modules below take an `Env` (or a part of it) as an argument and never look at process.env, so a test
  * builds one from a plain record with `readEnv({...})`.
  *
- * Adding a variable: declare it with `declareEnv` in the reader that owns its concept (config/settings.ts
- * for run settings, judge/settings.ts, llm/roles.ts for the IWB_<ROLE>_* families), give it a schema there,
- * and add its row to README's variable table; test/env-registry.test.ts fails until both are done.
- * A new reader module is one more field here and one import in config/env-check.ts.
+ * Adding a run or judge setting is one row of config/settings-table.ts (docs/settings.md); a role family is a
+ * row of ROLE_FIELDS in llm/roles.ts. Another variable is declared with `declareEnv` where it is read; its
+ * module is imported by config/env-check.ts (test/env-registry.test.ts fails until it is).
  */
 export interface Env {
   settings: Settings;
