@@ -1,9 +1,8 @@
 import { promises as fs } from 'node:fs';
-import { rawProcessEnv } from '../config/process-env.js';
 import path from 'node:path';
 import { llmCacheDir, readSettings } from '../config/settings.js';
 import { parseGroup, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 
 
 interface Entry {
@@ -43,7 +42,7 @@ async function hitRate(dir: string): Promise<{ hits: number; misses: number; sto
 }
 
 /** `iwb cache stats | prune`: the model call cache (llm/call-cache.ts) in IWB_LLM_CACHE_DIR. */
-export async function cacheCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function cacheCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const { sub: verb, positional, flags } = parseGroup(args, 'cache');
   if (positional.length > 0) throw new UsageError(usageOf('cache', verb));
   const dir = llmCacheDir(readSettings(env));

@@ -8,8 +8,7 @@ import { readSettings, SETTINGS_VARIABLES } from '../config/settings.js';
 import { readJudgeSettings } from '../judge/settings.js';
 import { readRoles, roleVariable, ROLES } from '../llm/roles.js';
 import { parseCommand, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 
 
 export interface ConfigRow {
@@ -71,7 +70,7 @@ export function configRows(resolved: ResolvedConfig, cwd = process.cwd()): Confi
   return rows;
 }
 
-export async function configCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = process.cwd()): Promise<number> {
+export async function configCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv(), cwd = process.cwd()): Promise<number> {
   const { positional, flags } = parseCommand(args, 'config');
   if (positional.length) throw new UsageError(`unexpected argument ${positional[0]}\n${usageOf('config')}`);
   if (flags.has('vars')) {

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { PUBLIC_DATA_VARIABLE, RELEASE_NAMES, releaseCacheDir, type ReleaseName } from '../config/public-data.js';
-import { rawProcessEnv } from '../config/process-env.js';
 import { parseCommand, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 
 
 interface Release {
@@ -31,7 +30,7 @@ export class ChecksumMismatch extends Error {
   override name = 'ChecksumMismatch';
 }
 
-export async function fetchCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function fetchCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const { positional, flags } = parseCommand(args, 'dataset', 'fetch');
   const name = positional[0];
   if (positional.length !== 1 || !RELEASE_NAMES.includes(name as ReleaseName)) throw new UsageError(usageOf('dataset', 'fetch'));

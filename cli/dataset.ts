@@ -4,11 +4,10 @@ import { checkDataset, type DatasetCheck } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
 import { rawCheckBuiltin, rawCheckJsonl, type RawFinding } from '../slots/raw-check.js';
 import { parseCommand, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 import { EXIT_CODES } from '../config/start.js';
 
-export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const sub = args[0];
   if (sub === 'build') return (await import('./dataset-build.js')).buildCommand(args.slice(1), io, env);
   if (sub === 'schema') return (await import('./dataset-schema.js')).schemaCommand(args.slice(1), io);

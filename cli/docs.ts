@@ -9,7 +9,12 @@ import { UsageError, type CliIo } from './io.js';
  */
 export const GENERATED_TABLES = {
   metrics: { file: 'docs/metrics.md', source: 'reporters/metric-table.ts', render: async () => metricsMarkdown() },
-  settings: { file: 'docs/configuration.md', source: 'the declareEnv() calls and config/file-schema.ts', render: async () => (await import('./settings-table.js')).settingsMarkdown() },
+  settings: {
+    file: 'docs/configuration.md',
+    source: 'config/settings-table.ts, the role families and the other declareEnv() calls',
+    // env-check loads every module that declares a variable, whichever entry point asked.
+    render: async () => (await import('../config/env-check.js'), (await import('../config/settings-docs.js')).settingsMarkdownRows().join('\n')),
+  },
 } as const;
 export type GeneratedTable = keyof typeof GENERATED_TABLES;
 

@@ -3,8 +3,7 @@ import { readSettings } from '../config/settings.js';
 import { allNeeds, describePreflight, preflight } from '../llm/preflight.js';
 import { readRoles } from '../llm/roles.js';
 import { parseCommand, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 
 const USAGE = usageOf('doctor');
 
@@ -12,7 +11,7 @@ const USAGE = usageOf('doctor');
  * `iwb doctor`: every configured model role, one small request per capability. Exit 0 only when every
  * configured role can do its part.
  */
-export async function doctorCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function doctorCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const { positional, flags } = parseCommand(args, 'doctor');
   if (positional.length > 0) throw new UsageError(USAGE);
   const roles = readRoles(env);

@@ -1,4 +1,5 @@
 import { parseArgs as parseNodeArgs } from 'node:util';
+import { rawProcessEnv } from '../config/process-env.js';
 
 /** What a CLI command may touch: its output streams. Commands return an exit code, never call exit. */
 export interface CliIo {
@@ -10,6 +11,14 @@ export const processIo: CliIo = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
 };
+
+/**
+ * The environment a command reads when its caller passes none: the CLI's one binding to the process's
+ * environment, beside its streams (a test passes a plain record instead).
+ */
+export function cliEnv(): NodeJS.ProcessEnv {
+  return rawProcessEnv();
+}
 
 /** A command's flags: which take a value and which are switches; anything else is an error. */
 export interface FlagSpec {

@@ -8,11 +8,10 @@ import { listCalibrationSites, runCalibration, summarise, type CalibrationJudge,
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
 import { checkCommandRoles, commandClients } from '../llm/run-clients.js';
-import { rawProcessEnv } from '../config/process-env.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
 import { parseGroup, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 import { maxErroredOf } from './max-errored.js';
 import { judgeLoss, type LossVerdict } from '../stats/lost-input.js';
 
@@ -39,7 +38,7 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   const cases = buildDataset('builtin', 'builtin', tasks).cases;
   const sites = await listCalibrationSites(tasks);
   const judges: CalibrationJudge[] = [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }];
-  const env = rawProcessEnv();
+  const env = cliEnv();
   const client = (await commandClients(env)).judge;
   if (client) {
     // A judge model that cannot be reached or cannot see images would only produce errored verdicts.

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { checkEnv } from '../config/env-check.js';
-import { rawProcessEnv } from '../config/process-env.js';
 import { applyConfigFile } from '../config/file.js';
 import { exitCodeOf, isUserError } from '../config/start.js';
 import { DatasetError } from '../slots/errors.js';
 import { helpOf, isCommandName, overview, type CommandName } from './commands.js';
 import { datasetCommand } from './dataset.js';
-import { processIo, UsageError, type CliIo } from './io.js';
+import { cliEnv, processIo, UsageError, type CliIo } from './io.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -66,7 +65,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
   try {
     if (COMMANDS[name].usesConfig) {
-      checkEnv(rawProcessEnv());
+      checkEnv(cliEnv());
       await applyConfigFile();
     }
     return await (await COMMANDS[name].run())(rest, io);

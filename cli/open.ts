@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readSettings } from '../config/settings.js';
-import { rawProcessEnv } from '../config/process-env.js';
 import { makeAllureOffline } from '../reporters/allure-offline.js';
 import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { parseCommand, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 
 const OPEN_USAGE = usageOf('open');
 
@@ -35,7 +34,7 @@ export async function serveReports(folder: string, opts: { allure: boolean; port
 }
 
 /** `iwb open`: serves the report folder on 127.0.0.1 until Ctrl-C; never opens a page from file://. */
-export async function openCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv(), until: Promise<unknown> = interrupted()): Promise<number> {
+export async function openCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv(), until: Promise<unknown> = interrupted()): Promise<number> {
   const { positional, flags } = parseCommand(args, 'open');
   if (positional.length > 1) throw new UsageError(OPEN_USAGE);
   const allure = flags.has('allure');

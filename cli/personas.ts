@@ -15,8 +15,7 @@ import { createUser } from '../personas/user.js';
 import type { Dataset } from '../slots/schema.js';
 import { loadDataset } from '../slots/load.js';
 import { parseGroup, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 import { maxErroredOf } from './max-errored.js';
 import { judgeLoss, percent } from '../stats/lost-input.js';
 
@@ -41,7 +40,7 @@ async function cannotRun(role: Role, client: ModelClient | undefined, env: NodeJ
   return problem === null ? null : `the ${role} role cannot do its part, nothing was run:\n${problem}`;
 }
 
-export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = rawProcessEnv()): Promise<number> {
+export async function personasCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const { sub, positional, flags } = parseGroup(args, 'personas');
   const [source] = positional;
   if (!source) throw new UsageError(usageOf('personas', sub));

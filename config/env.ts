@@ -1,5 +1,6 @@
 import { readJudgeSettings, type JudgeSettings } from '../judge/settings.js';
-import { readRoles, type RoleConfigs } from '../llm/roles.js';
+import { readLimits, type RoleLimits } from '../llm/limits.js';
+import { readRoles, type Role, type RoleConfigs } from '../llm/roles.js';
 import { checkEnv } from './env-check.js';
 import { rawProcessEnv } from './process-env.js';
 import { readSettings, RUN_ID_VARIABLE, type Settings } from './settings.js';
@@ -10,15 +11,16 @@ import { readSettings, RUN_ID_VARIABLE, type Settings } from './settings.js';
  * Modules below take an `Env` (or a part of it) as an argument and never look at process.env, so a test
  * builds one from a plain record with `readEnv({...})`.
  *
- * Adding a variable: declare it with `declareEnv` in the reader that owns its concept (config/settings.ts
- * for run settings, judge/settings.ts, llm/roles.ts for the IWB_<ROLE>_* families), give it a schema there,
- * and regenerate docs/configuration.md's variable table (npx iwb docs settings --write); test/env-registry.test.ts fails until both are done.
- * A new reader module is one more field here and one import in config/env-check.ts.
+ * Adding a run or judge setting is one row of config/settings-table.ts (docs/settings.md); a role family is a
+ * row of ROLE_FIELDS in llm/roles.ts. Another variable is declared with `declareEnv` where it is read; its
+ * module is imported by config/env-check.ts (test/env-registry.test.ts fails until it is).
  */
 export interface Env {
   settings: Settings;
   judge: JudgeSettings;
   roles: RoleConfigs;
+  /** Per-role request limits (IWB_<ROLE>_CONCURRENCY, IWB_<ROLE>_RPM). */
+  limits: Partial<Record<Role, RoleLimits>>;
   /** Set by the run for its workers (fixtures/global-setup.ts), never by a user. */
   runId: string | undefined;
   /** Where Playwright's HTML reporter writes, when the user moved it. */
@@ -29,10 +31,12 @@ export type EnvSource = Readonly<Record<string, string | undefined>>;
 
 export function readEnv(env: EnvSource = rawProcessEnv(), cwd = process.cwd()): Env {
   checkEnv(env);
+  const settings = readSettings(env, cwd);
   return {
-    settings: readSettings(env, cwd),
+    settings,
     judge: readJudgeSettings(env),
     roles: readRoles(env),
+    limits: readLimits(env, settings.runDir),
     runId: env[RUN_ID_VARIABLE] || undefined,
     playwrightHtmlOutputDir: env.PLAYWRIGHT_HTML_OUTPUT_DIR || undefined,
   };

@@ -1,41 +1,43 @@
 import { z } from 'zod';
-import { ROLES, type Role } from '../llm/roles.js';
+import { ROLE_FIELDS, roleVariable, ROLES, type Role } from '../llm/roles.js';
+import { FILE_BLOCKS, SETTINGS_TABLE, type SettingRow } from './settings-table.js';
 
 /**
  * iwb.config.ts / iwb.config.json: one file to keep a configuration in, share, and commit beside a result.
  * Every key stands for one environment variable (FILE_VARIABLES), so the file and the environment are one
  * configuration with two sources: the environment wins, and each reader validates its values as it always
  * did. Keys never go in the file: a role names the variable that holds its key (`apiKeyEnv`).
+ * Everything here is generated from the settings table (config/settings-table.ts) and the role families
+ * (llm/roles.ts): a setting gets a file key by its row's `file` entry.
  */
+type FileRowOf<R> = R extends { file: { key: infer K extends string } } ? { key: K; schema: R extends { file: { schema: infer S extends z.ZodType } } ? S : z.ZodString } : never;
+type FileShape<T extends Record<string, SettingRow>> = { [R in keyof T as FileRowOf<T[R]>['key']]: z.ZodOptional<FileRowOf<T[R]>['schema']> };
+
+/** The file block of a table: its rows with a file key, at that key, each optional, nothing else accepted. */
+function fileBlock<T extends Record<string, SettingRow>>(table: T): z.ZodObject<FileShape<T>, z.core.$strict> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const row of Object.values(table)) if (row.file) shape[row.file.key] = (row.file.schema ?? z.string().min(1)).optional();
+  return z.object(shape).strict() as z.ZodObject<FileShape<T>, z.core.$strict>;
+}
+
+type RoleFileField = { [F in keyof typeof ROLE_FIELDS]: (typeof ROLE_FIELDS)[F] extends { file: z.ZodType } ? F : never }[keyof typeof ROLE_FIELDS];
+const roleFileShape = Object.fromEntries(
+  Object.entries(ROLE_FIELDS).flatMap(([field, row]) => ('file' in row ? [[field, row.file.optional()]] : [])),
+) as { [F in RoleFileField]: z.ZodOptional<(typeof ROLE_FIELDS)[F]['file']> };
 const RoleBlockSchema = z
   .object({
-    model: z.string().min(1),
-    baseURL: z.string().min(1).optional(),
+    ...roleFileShape,
+    model: ROLE_FIELDS.model.file,
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable, e.g. OPENAI_API_KEY').optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    seed: z.number().int().optional(),
-    /** Structured-output mode of the role's endpoint (read by llm/roles.ts as IWB_<ROLE>_JSON_MODE). */
-    jsonMode: z.string().min(1).optional(),
   })
   .strict();
 export type RoleBlock = z.infer<typeof RoleBlockSchema>;
 
-export const IwbConfigSchema = z
-  .object({
-    dataset: z.string().min(1).optional(),
-    agent: z.string().min(1).optional(),
-    /** The name reports give a `command:` agent. */
-    agentName: z.string().min(1).optional(),
-    profile: z.string().min(1).optional(),
-    runDir: z.string().min(1).optional(),
-    reportDir: z.string().min(1).optional(),
-    chromium: z.string().min(1).optional(),
-    workers: z.number().int().positive().optional(),
-    stepCap: z.number().int().positive().optional(),
-    agentStepTimeoutMs: z.number().int().positive().optional(),
-    /** A price table file, or the table itself. */
-    prices: z.union([z.string().min(1), z.record(z.string(), z.object({ promptPerMTok: z.number(), completionPerMTok: z.number() }))]).optional(),
-    judge: z.object({ mode: z.enum(['slot', 'case']).optional(), stepCap: z.number().int().min(1).max(50).optional() }).strict().optional(),
+const BLOCKS = { judge: fileBlock(FILE_BLOCKS.judge) };
+
+export const IwbConfigSchema = fileBlock(SETTINGS_TABLE)
+  .extend({
+    ...Object.fromEntries(Object.entries(BLOCKS).map(([name, block]) => [name, block.optional()])) as { [B in keyof typeof BLOCKS]: z.ZodOptional<(typeof BLOCKS)[B]> },
     roles: z.object(Object.fromEntries(ROLES.map((r) => [r, RoleBlockSchema.optional()])) as Record<Role, z.ZodOptional<typeof RoleBlockSchema>>).strict().optional(),
   })
   .strict();
@@ -44,30 +46,12 @@ export const IwbConfigSchema = z
 export type IwbConfig = z.input<typeof IwbConfigSchema>;
 
 /** File key (dotted path) -> the environment variable it stands for. */
-export const FILE_VARIABLES: Record<string, string> = {
-  dataset: 'IWB_DATASET',
-  agent: 'IWB_AGENT',
-  agentName: 'IWB_AGENT_NAME',
-  profile: 'IWB_PROFILE',
-  runDir: 'IWB_RUN_DIR',
-  reportDir: 'IWB_REPORT_DIR',
-  chromium: 'IWB_CHROMIUM',
-  workers: 'IWB_WORKERS',
-  stepCap: 'IWB_STEP_CAP',
-  agentStepTimeoutMs: 'IWB_AGENT_STEP_TIMEOUT_MS',
-  prices: 'IWB_PRICES',
-  'judge.mode': 'IWB_JUDGE_MODE',
-  'judge.stepCap': 'IWB_JUDGE_STEP_CAP',
-};
-const ROLE_FIELDS: Record<Exclude<keyof RoleBlock, 'apiKeyEnv'>, string> = {
-  model: 'MODEL',
-  baseURL: 'BASE_URL',
-  temperature: 'TEMPERATURE',
-  seed: 'SEED',
-  jsonMode: 'JSON_MODE',
-};
+export const FILE_VARIABLES: Record<string, string> = {};
+for (const [prefix, table] of [['', SETTINGS_TABLE], ...Object.entries(FILE_BLOCKS).map(([name, t]) => [`${name}.`, t] as const)] as [string, Record<string, SettingRow>][]) {
+  for (const row of Object.values(table)) if (row.file) FILE_VARIABLES[`${prefix}${row.file.key}`] = row.env;
+}
 for (const role of ROLES) {
-  for (const [field, suffix] of Object.entries(ROLE_FIELDS)) FILE_VARIABLES[`roles.${role}.${field}`] = `IWB_${role.toUpperCase()}_${suffix}`;
+  for (const field of Object.keys(roleFileShape) as RoleFileField[]) FILE_VARIABLES[`roles.${role}.${field}`] = roleVariable(role, field);
 }
 
 /** A zod issue as "field roles.agent.temperature: ..." with a hint for the usual mistakes. */
@@ -84,7 +68,7 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
 
 function knownKeys(at: readonly PropertyKey[]): string[] {
   if (at.length === 0) return Object.keys(IwbConfigSchema.shape);
-  if (at[0] === 'judge') return ['mode', 'stepCap'];
+  if (typeof at[0] === 'string' && at[0] in BLOCKS) return Object.keys(BLOCKS[at[0] as keyof typeof BLOCKS].shape);
   if (at[0] === 'roles' && at.length === 1) return [...ROLES];
   return Object.keys(RoleBlockSchema.shape);
 }

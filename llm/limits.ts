@@ -1,5 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
+import { readVariables, type EnvRecord } from '../config/env-read.js';
 import { declareEnv } from '../config/env-registry.js';
 import { SETTINGS_VARIABLES } from '../config/settings.js';
 import { ROLES, type Role } from './roles.js';
@@ -23,19 +25,19 @@ export interface RoleLimits {
   dir: string;
 }
 
-function positive(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`environment variable ${name}: must be a positive integer (got ${JSON.stringify(raw)})`);
-  return n;
+const POSITIVE = 'must be a positive integer';
+const positive = z.coerce.number({ message: POSITIVE }).int({ message: POSITIVE }).positive({ message: POSITIVE }).optional();
+
+/** One role's two variables, for the shared reader (config/env-read.ts). */
+function limitRows(role: Role) {
+  const name = (family: string) => family.replace('<ROLE>', role.toUpperCase());
+  return { concurrency: { env: name(CONCURRENCY), schema: positive }, rpm: { env: name(RPM), schema: positive } };
 }
 
-export function readLimits(env: NodeJS.ProcessEnv, runDir = env[SETTINGS_VARIABLES.runDir] ?? '.iwb/runs'): Partial<Record<Role, RoleLimits>> {
+export function readLimits(env: EnvRecord, runDir = env[SETTINGS_VARIABLES.runDir] ?? '.iwb/runs'): Partial<Record<Role, RoleLimits>> {
   const out: Partial<Record<Role, RoleLimits>> = {};
   for (const role of ROLES) {
-    const concurrency = positive(env, CONCURRENCY.replace('<ROLE>', role.toUpperCase()));
-    const rpm = positive(env, RPM.replace('<ROLE>', role.toUpperCase()));
+    const { concurrency, rpm } = readVariables(limitRows(role), env);
     if (concurrency || rpm) out[role] = { ...(concurrency ? { concurrency } : {}), ...(rpm ? { rpm } : {}), dir: path.resolve(runDir, 'llm-rate') };
   }
   return out;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { readVariables, type EnvRecord } from '../config/env-read.js';
 import { declareEnv, declarePlaceholder } from '../config/env-registry.js';
-
 import { ROLES, type Role } from '../protocol/enums.js';
 
 export { ROLES, type Role } from '../protocol/enums.js';
@@ -45,76 +45,42 @@ export const ROLE_DEFAULTS: Record<Role, { timeoutMs: number; maxTokens: number 
 
 export type RoleConfigs = Partial<Record<Role, RoleConfig>>;
 
-const RoleSchema = z.object({
-  model: z.string().min(1),
-  baseURL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
-  apiKey: z.string().optional(),
-  temperature: z.coerce.number().min(0).max(2).optional(),
-  seed: z.coerce.number().int().optional(),
-  jsonMode: z.enum(JSON_MODES, { message: `must be one of ${JSON_MODES.join(', ')}` }).optional(),
-  timeoutMs: z.coerce.number().int().positive().optional(),
-  maxTokens: z.coerce.number().int().positive().optional(),
-});
-type RoleField = keyof z.infer<typeof RoleSchema>;
+/**
+ * The IWB_<ROLE>_<SUFFIX> families, a row per RoleConfig field: the schema its text must pass, the shared
+ * variable read when the role's own is unset, and (for those a config file's role block may set) the file's
+ * type. config/file-schema.ts builds the file's role block from these rows.
+ */
+export const ROLE_FIELDS = {
+  model: { suffix: 'MODEL', schema: z.string().min(1), doc: 'model of a role', file: z.string().min(1) },
+  baseURL: { suffix: 'BASE_URL', schema: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(), fallback: 'OPENAI_BASE_URL', doc: 'base URL of a role', file: z.string().min(1) },
+  apiKey: { suffix: 'API_KEY', schema: z.string().optional(), fallback: 'OPENAI_API_KEY', secret: true, doc: 'API key of a role' },
+  temperature: { suffix: 'TEMPERATURE', schema: z.coerce.number().min(0).max(2).optional(), doc: 'sampling temperature of a role', file: z.number().min(0).max(2) },
+  seed: { suffix: 'SEED', schema: z.coerce.number().int().optional(), doc: 'sampling seed of a role', file: z.number().int() },
+  jsonMode: { suffix: 'JSON_MODE', schema: z.enum(JSON_MODES, { message: `must be one of ${JSON_MODES.join(', ')}` }).optional(), doc: 'how structured replies are asked for', file: z.string().min(1) },
+  timeoutMs: { suffix: 'TIMEOUT_MS', schema: z.coerce.number().int().positive().optional(), doc: 'per-request timeout of a role' },
+  maxTokens: { suffix: 'MAX_TOKENS', schema: z.coerce.number().int().positive().optional(), doc: 'max_tokens of every request of a role' },
+} as const satisfies Record<string, { suffix: string; schema: z.ZodType; doc: string; fallback?: string; secret?: boolean; file?: z.ZodType }>;
+type RoleField = keyof typeof ROLE_FIELDS;
 
-/** Each field is one family of variables, IWB_<ROLE>_<SUFFIX>, declared here where it is read. */
-const SUFFIX: Record<RoleField, string> = {
-  model: 'MODEL',
-  baseURL: 'BASE_URL',
-  apiKey: 'API_KEY',
-  temperature: 'TEMPERATURE',
-  seed: 'SEED',
-  jsonMode: 'JSON_MODE',
-  timeoutMs: 'TIMEOUT_MS',
-  maxTokens: 'MAX_TOKENS',
-};
-for (const suffix of Object.values(SUFFIX)) declareEnv(`IWB_<ROLE>_${suffix}`, `per-role ${suffix.toLowerCase().replace('_', ' ')}`);
+for (const row of Object.values(ROLE_FIELDS)) declareEnv(`IWB_<ROLE>_${row.suffix}`, row.doc);
 
 export function roleVariable(role: Role, field: RoleField): string {
-  return `IWB_${role.toUpperCase()}_${SUFFIX[field]}`;
+  return `IWB_${role.toUpperCase()}_${ROLE_FIELDS[field].suffix}`;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
+/** One role's rows for the shared reader (config/env-read.ts): the family names made concrete. */
+function roleRows(role: Role) {
+  const rows = Object.entries(ROLE_FIELDS).map(([field, row]) => [field, { ...row, env: roleVariable(role, field as RoleField) }]);
+  return Object.fromEntries(rows) as { [F in RoleField]: (typeof ROLE_FIELDS)[F] & { env: string } };
 }
 
 /** Reads every role once; throws naming the variable whose value is wrong. */
-export function readRoles(env: Readonly<Record<string, string | undefined>>): RoleConfigs {
+export function readRoles(env: EnvRecord): RoleConfigs {
   const out: RoleConfigs = {};
   for (const role of ROLES) {
-    const model = nonEmpty(env[roleVariable(role, 'model')]);
-    if (model === undefined) continue;
-    // Remember which variable each value came from, so an error names the one the user actually set.
-    const sources: Partial<Record<RoleField, string>> = { model: roleVariable(role, 'model') };
-    const raw: Partial<Record<RoleField, string>> = { model };
-    const pick = (field: RoleField, fallback?: string): void => {
-      const own = roleVariable(role, field);
-      const value = nonEmpty(env[own]);
-      if (value !== undefined) {
-        raw[field] = value;
-        sources[field] = own;
-      } else if (fallback !== undefined && nonEmpty(env[fallback]) !== undefined) {
-        raw[field] = nonEmpty(env[fallback]);
-        sources[field] = fallback;
-      }
-    };
-    pick('baseURL', 'OPENAI_BASE_URL');
-    pick('apiKey', 'OPENAI_API_KEY');
-    pick('temperature');
-    pick('seed');
-    pick('jsonMode');
-    pick('timeoutMs');
-    pick('maxTokens');
-
-    const parsed = RoleSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path[0] as RoleField;
-      const variable = sources[field] ?? roleVariable(role, field);
-      const shown = field === 'apiKey' ? '(hidden)' : JSON.stringify(raw[field]);
-      throw new Error(`environment variable ${variable}: ${issue.message} (got ${shown})`);
-    }
-    const v = parsed.data;
+    // A role with no model of its own is not configured, whatever the shared OPENAI_* pair says.
+    if (!env[roleVariable(role, 'model')]?.trim()) continue;
+    const v = readVariables(roleRows(role), env);
     // The hosted API refuses anonymous calls; a local endpoint usually takes any key, so only then is a blank key fine.
     if (v.apiKey === undefined && v.baseURL === undefined) {
       throw new Error(

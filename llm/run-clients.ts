@@ -1,7 +1,8 @@
+import type { EnvRecord } from '../config/env-read.js';
 import { llmCacheDir, readSettings, type CallCacheMode, type Settings } from '../config/settings.js';
 import { CallCache, recordStatsOnExit } from './call-cache.js';
 import { createClients, type ClientOptions, type ModelClient } from './client.js';
-import { readLimits } from './limits.js';
+import { readLimits, type RoleLimits } from './limits.js';
 import { describePreflight, preflight, type RoleNeeds } from './preflight.js';
 import { foundModes, readModes, recordModes, withModes } from './recorded-modes.js';
 import { readRoles, type Role, type RoleConfigs } from './roles.js';
@@ -15,15 +16,15 @@ import { readRoles, type Role, type RoleConfigs } from './roles.js';
 export interface ClientSource {
   settings: Pick<Settings, 'llmCache' | 'llmCacheDir' | 'runDir'>;
   roles: RoleConfigs;
-  /** The environment the limit variables are read from. */
-  env: Readonly<Record<string, string | undefined>>;
+  /** Per-role request limits (llm/limits.ts). */
+  limits: Partial<Record<Role, RoleLimits>>;
 }
 
 export async function modelClients(from: ClientSource, options: Pick<ClientOptions, 'meter' | 'prices'> = {}): Promise<Partial<Record<Role, ModelClient>>> {
   const dir = llmCacheDir(from.settings);
   // A replay asks no endpoint, so no preflight finds the structured-output modes: the recording's are used.
   const roles = from.settings.llmCache === 'replay' ? withModes(from.roles, await readModes(dir)) : from.roles;
-  return createClients(roles, { ...options, cache: callCache(from.settings.llmCache, dir), limits: readLimits(from.env, from.settings.runDir) });
+  return createClients(roles, { ...options, cache: callCache(from.settings.llmCache, dir), limits: from.limits });
 }
 
 const caches = new Map<string, CallCache>();
@@ -40,8 +41,9 @@ function callCache(mode: CallCacheMode, dir: string): CallCache {
 }
 
 /** A command's clients, from the same variables a run reads. */
-export async function commandClients(env: ClientSource['env'], options: Pick<ClientOptions, 'meter' | 'prices'> = {}): Promise<Partial<Record<Role, ModelClient>>> {
-  return modelClients({ settings: readSettings(env), roles: readRoles(env), env }, options);
+export async function commandClients(env: EnvRecord, options: Pick<ClientOptions, 'meter' | 'prices'> = {}): Promise<Partial<Record<Role, ModelClient>>> {
+  const settings = readSettings(env);
+  return modelClients({ settings, roles: readRoles(env), limits: readLimits(env, settings.runDir) }, options);
 }
 
 /**
@@ -49,7 +51,7 @@ export async function commandClients(env: ClientSource['env'], options: Pick<Cli
  * message. Under IWB_LLM_CACHE=replay nothing is asked (the endpoints may be gone); when recording, the
  * structured-output modes found are kept for a later replay.
  */
-export async function checkCommandRoles(env: ClientSource['env'], needs: Partial<Record<Role, RoleNeeds>>): Promise<string | null> {
+export async function checkCommandRoles(env: EnvRecord, needs: Partial<Record<Role, RoleNeeds>>): Promise<string | null> {
   const settings = readSettings(env);
   if (settings.llmCache === 'replay' || Object.keys(needs).length === 0) return null;
   const report = await preflight(readRoles(env), needs);

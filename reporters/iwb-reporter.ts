@@ -14,8 +14,8 @@ import { writeReportFolder } from './write-report.js';
 import type { SlotExtras } from './case-view.js';
 import { runHealth, runLoss } from './run-health.js';
 import { judgeLoss, toleranceFrom } from '../stats/lost-input.js';
-import { rawProcessEnv } from '../config/process-env.js';
-import { readSettings, RUN_ID_VARIABLE, SETTINGS_VARIABLES } from '../config/settings.js';
+import { readSettings, SETTINGS_VARIABLES } from '../config/settings.js';
+import { readRunState } from '../config/run-state.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
 
@@ -54,7 +54,7 @@ export default class IwbReporter implements Reporter {
     this.dataset = options.dataset ?? readSettings().dataset;
     this.prices = loadPriceTable(options.prices ?? readSettings().prices);
     // The html reporter lets PLAYWRIGHT_HTML_OUTPUT_DIR override its configured folder; so must we, to find it.
-    this.htmlReportDir = path.resolve(rawProcessEnv().PLAYWRIGHT_HTML_OUTPUT_DIR || options.htmlReportDir || 'playwright-report');
+    this.htmlReportDir = path.resolve(readRunState().playwrightHtmlOutputDir || options.htmlReportDir || 'playwright-report');
   }
 
   printsToStdio(): boolean {
@@ -126,7 +126,7 @@ export default class IwbReporter implements Reporter {
     const withExtras = [...this.last].flatMap(([id, r]) => (r ? [{ ...r, ...(this.extras.get(id) ?? { images: [] }) }] : []));
     const { report, summary, pages } = await writeReportFolder(this.outputDir, { records: withExtras, meta, interrupted, prices: this.prices });
     // Kept in the run folder for `iwb report`; a merge of blobs (no run id in this process) has no run folder of its own.
-    const runId = rawProcessEnv()[RUN_ID_VARIABLE];
+    const { runId } = readRunState();
     const kept = runId ? await keepRunRecords(settings.runDir, { runId, meta, interrupted, records: withExtras }).catch((e: Error) => {
       process.stderr.write(`[iwb] the slot records were not kept for \`iwb report\`: ${e.message}\n`);
       return null;

@@ -1,3 +1,5 @@
+import { rawProcessEnv } from '../config/process-env.js';
+
 /**
  * Environments of untrusted processes (a `command:` agent, an agent-built site's npm processes), built
  * from an allowlist rather than by removing known secrets: a key under a name nobody thought of
@@ -23,7 +25,7 @@ function pick(base: NodeJS.ProcessEnv, keep: (name: string) => boolean): Record<
  * (its own model key, say). Names the harness reads itself (IWB_*) are refused even when named, so the
  * dataset path and the judge's settings never reach the agent.
  */
-export function agentEnvironment(base: NodeJS.ProcessEnv, passNames: readonly string[] = []): Record<string, string> {
+export function agentEnvironment(base: NodeJS.ProcessEnv = rawProcessEnv(), passNames: readonly string[] = []): Record<string, string> {
   const named = new Set(passNames.filter((n) => !/^IWB_/i.test(n)));
   return {
     ...pick(base, (n) => KEPT.some((p) => p.test(n)) || named.has(n)),
@@ -36,7 +38,7 @@ export function agentEnvironment(base: NodeJS.ProcessEnv, passNames: readonly st
  * An agent-built site's environment: the allowlist only, never a user-named key (the site is code the
  * model wrote, and the browser-facing server needs no credentials), plus `extra` (PORT, HOST), which wins.
  */
-export function siteEnvironment(base: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
+export function siteEnvironment(base: NodeJS.ProcessEnv = rawProcessEnv(), extra: Record<string, string> = {}): Record<string, string> {
   return {
     ...pick(base, (n) => KEPT.some((p) => p.test(n))),
     HOME: SANDBOX_HOME,

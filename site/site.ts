@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { rawProcessEnv } from '../config/process-env.js';
 import { siteEnvironment } from '../sandbox/env.js';
 import { SITE_LIMITS } from '../sandbox/policy.js';
 import { getSandbox } from '../sandbox/sandbox.js';
@@ -32,7 +31,7 @@ export async function startSite(workspaceRoot: string, options: SiteOptions = {}
     installTimeoutMs: options.installTimeoutMs ?? DEFAULT_SITE_OPTIONS.installTimeoutMs,
     buildTimeoutMs: options.buildTimeoutMs ?? DEFAULT_SITE_OPTIONS.buildTimeoutMs,
     startTimeoutMs: options.startTimeoutMs ?? DEFAULT_SITE_OPTIONS.startTimeoutMs,
-    env: siteEnvironment(options.env ?? rawProcessEnv()),
+    env: siteEnvironment(options.env),
     sandbox: options.sandbox ?? getSandbox(),
     limits: options.limits ?? SITE_LIMITS,
     installLimits: options.installLimits ?? DEFAULT_INSTALL_LIMITS,

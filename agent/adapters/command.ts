@@ -2,7 +2,6 @@ import { createCommandAgent, DEFAULT_COMMAND_STEP_TIMEOUT_MS, type CommandAgentO
 import { sayHello } from '../command/hello.js';
 import { AUDIT_VERSION } from '../audit.js';
 import type { AdapterDeps, AdapterModule } from '../registry.js';
-import { rawProcessEnv } from '../../config/process-env.js';
 
 /**
  * Bring your own agent: `IWB_AGENT=command:<command line>` runs the program once per episode and talks
@@ -32,7 +31,7 @@ function commandOptions(argument: string | undefined, deps: AdapterDeps): Comman
     command,
     stepTimeoutMs: deps.commandStepTimeoutMs ?? DEFAULT_COMMAND_STEP_TIMEOUT_MS,
     cwd: deps.cwd ?? process.cwd(),
-    env: deps.env ?? rawProcessEnv(),
+    ...(deps.env ? { env: deps.env } : {}),
     ...(deps.agentName ? { name: deps.agentName } : {}),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
   };

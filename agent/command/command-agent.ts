@@ -16,8 +16,8 @@ export interface CommandAgentOptions {
   /** How long the program may take to answer one message before the episode is ended as errored. */
   stepTimeoutMs: number;
   cwd: string;
-  /** The environment the agent's allowlisted one is drawn from. */
-  env: NodeJS.ProcessEnv;
+  /** The environment the agent's allowlisted one is drawn from (default: the harness's own, sandbox/env.ts). */
+  env?: NodeJS.ProcessEnv;
   /** How reports name this agent (IWB_AGENT_NAME); `command` by default. */
   name?: string;
   /** Default: the process's sandbox (sandbox/sandbox.ts). */
