@@ -50,7 +50,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   open: { run: async () => (await import('./open.js')).openCommand, help: OPEN_USAGE.replace(/^usage: iwb /, ''), usesConfig: true },
   docs: {
     run: async () => (await import('./docs.js')).docsCommand,
-    help: 'docs metrics [--write]   (the README metric table, from reporters/metric-table.ts)',
+    help: 'docs metrics|providers [--write]   (the README metric table from reporters/metric-table.ts; the provider quirks of docs/providers.md from llm/quirks.ts)',
   },
   personas: {
     run: async () => (await import('./personas.js')).personasCommand,
