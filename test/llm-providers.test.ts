@@ -81,13 +81,13 @@ describe('provider quirks, end to end through the role that meets them', () => {
     assert.equal(t.answer, 'Navy blue, like the night sky.', 'the think block is kept out of what the agent hears');
   });
 
-  test('DeepSeek R1: reasoning_content is set aside and kept; no usage object (Ollama) counts zero tokens, not a crash', async () => {
+  test('DeepSeek R1: reasoning_content is set aside and kept; no usage object (Ollama) leaves the tokens unknown, not 0', async () => {
     fake.quirks({ reasoningContent: 'thinking about the schema', noUsage: true });
     fake.script(reply.json({ slot_ids: ['header-colour'], asks_for_everything: false }));
     const r = await client('user').structured([{ role: 'user', content: 'q' }], Retrieval, 'retrieve_slots');
     assert.ok(r.ok);
     assert.equal(r.reasoning, 'thinking about the schema');
-    assert.deepEqual(r.usage, { prompt: 0, completion: 0 });
+    assert.deepEqual(r.usage, { prompt: 0, completion: 0, unknown: true });
   });
 
   test('older Ollama: tool-call arguments as an object are read by the openai agent', async () => {
