@@ -3,7 +3,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { lastUserText, reply, start, type FakeServer } from './fake-server.js';
+import { preflightAnswer } from './fake-quirks.js';
+import { reply, start, type FakeServer } from './fake-server.js';
 import type { Report } from '../reporters/report.js';
 import { playwright } from './bench-support.js';
 
@@ -42,9 +43,9 @@ test('a 20-step episode of a slow model finishes although the per-test timeout i
   const DELAY = 250;
   let step = 0;
   fake.script((req) => {
-    const text = lastUserText(req);
-    // Preflight: plain chat, the tool check, the image check.
-    if (text.includes('Call the ping tool')) return reply.tools([{ name: 'ping', arguments: {} }]);
+    // Preflight: plain chat, the structured check (an agent without a copilot), the tool check, the image check.
+    const probe = preflightAnswer(req.body);
+    if (probe) return probe;
     if (!req.body.tools) return reply.text('OK');
     step++;
     return reply.delay(DELAY, step < 20 ? reply.tools([{ name: 'clarify', arguments: { question: `Question ${step}?` } }]) : reply.tools([{ name: 'submit', arguments: {} }]));
