@@ -99,7 +99,8 @@ export const COMMAND_DECLS = {
     summary: 'documentation generated from the code',
     subcommands: {
       metrics: { summary: 'the metric table of docs/metrics.md, from reporters/metric-table.ts', flags: [{ name: 'write', doc: 'rewrite the table in docs/metrics.md instead of printing it' }] },
-      settings: { summary: 'the settings table of docs/configuration.md, from the settings declarations', flags: [{ name: 'write', doc: 'rewrite the table in docs/configuration.md instead of printing it' }] },
+      settings: { summary: 'the settings table of docs/configuration.md, from config/settings-table.ts and the other declarations', flags: [{ name: 'write', doc: 'rewrite the table in docs/configuration.md instead of printing it' }] },
+      providers: { summary: 'the provider-quirk table of docs/providers.md, from llm/quirks.ts', flags: [{ name: 'write', doc: 'rewrite the table in docs/providers.md instead of printing it' }] },
     },
   },
   personas: {

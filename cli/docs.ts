@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { quirksMarkdown } from '../llm/quirk-docs.js';
 import { metricsMarkdown } from '../reporters/metric-table.js';
 import { parseGroup, usageOf } from './commands.js';
 import { UsageError, type CliIo } from './io.js';
@@ -15,6 +16,7 @@ export const GENERATED_TABLES = {
     // env-check loads every module that declares a variable, whichever entry point asked.
     render: async () => (await import('../config/env-check.js'), (await import('../config/settings-docs.js')).settingsMarkdownRows().join('\n')),
   },
+  providers: { file: 'docs/providers.md', source: 'llm/quirks.ts', render: async () => quirksMarkdown() },
 } as const;
 export type GeneratedTable = keyof typeof GENERATED_TABLES;
 
@@ -28,7 +30,7 @@ export function withTable(page: string, name: GeneratedTable, table: string): st
   return `${page.slice(0, begin.index + begin[0].length)}${table}\n${page.slice(end)}`;
 }
 
-/** `iwb docs metrics|settings [--write]`: print a generated table, or rewrite it into its page under docs/. */
+/** `iwb docs metrics|settings|providers [--write]`: print a generated table, or rewrite it into its page under docs/. */
 export async function docsCommand(args: string[], io: CliIo): Promise<number> {
   const { sub, positional, flags } = parseGroup(args, 'docs');
   if (positional.length > 0 || !(sub in GENERATED_TABLES)) throw new UsageError(usageOf('docs', sub));

@@ -12,10 +12,10 @@ import { InfraError, ModelError, SchemaError } from './errors.js';
 import { limited, type RoleLimits } from './limits.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
-import { isEmptyReply, reasoningField, toSdkMessage, toSdkToolChoice, usageOf } from './sdk-shapes.js';
+import { isEmptyReply, reasoningField, toolCallsOf, toSdkMessage, toSdkToolChoice, usageOf } from './sdk-shapes.js';
 import { currentMode, endpointKey, isFormatRefusal, remember, stepDown, validate, withSchema, type ConcreteMode } from './structured-mode.js';
 import { readReply, splitReasoning } from './tolerant.js';
-import type { ChatMessage, ChatOptions, ChatResult, StructuredResult, ToolCall } from './types.js';
+import type { ChatMessage, ChatOptions, ChatResult, StructuredResult } from './types.js';
 import { addUsage, NO_USAGE, UsageMeter, type PriceTable, type RoleUsage, type TokenUsage } from './usage.js';
 
 export interface ClientOptions {
@@ -174,13 +174,7 @@ export class ModelClient {
       await resend(limit * CUT_RETRY_FACTOR);
     }
     const choice = completion.choices[0]!;
-    const toolCalls: ToolCall[] = [];
-    for (const t of choice.message.tool_calls ?? []) {
-      if (t.type !== 'function') continue;
-      // Some servers (older Ollama, some proxies) send the arguments as an object rather than JSON text.
-      const args: unknown = t.function.arguments;
-      toolCalls.push({ id: t.id, name: t.function.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) });
-    }
+    const toolCalls = toolCallsOf(choice.message);
     const split = choice.message.content == null ? { text: null } : splitReasoning(choice.message.content);
     const reasoning = [reasoningField(choice.message), 'reasoning' in split ? split.reasoning : undefined].filter(Boolean).join('\n\n');
     return {

@@ -1,5 +1,6 @@
 import { loadedSdk } from './openai-sdk.js';
 import { InfraError, LlmError, ModelError } from './errors.js';
+import { QUIRKS } from './quirks.js';
 import type { Role } from './roles.js';
 
 /**
@@ -26,11 +27,12 @@ interface Classified {
   retryAfterMs?: number;
 }
 
+/** The wait a 429 (or 503) asked for, from the first header of the rateLimited quirk that holds a number. */
 function retryAfter(headers: Headers | undefined): number | undefined {
-  const ms = headers?.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Number(ms);
-  const s = headers?.get('retry-after');
-  if (s && Number.isFinite(Number(s))) return Number(s) * 1000;
+  for (const { header, msPerUnit } of QUIRKS.rateLimited.retryAfterHeaders) {
+    const raw = headers?.get(header);
+    if (raw && Number.isFinite(Number(raw))) return Number(raw) * msPerUnit;
+  }
   return undefined;
 }
 
@@ -61,11 +63,8 @@ function classify(e: unknown, timeoutMs: number): Classified | LlmError {
   return { retryable: false, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
 }
 
-/** A server saying it cannot do what was asked (images, tools), whatever status it picked for it. */
-export const CAPABILITY_REFUSAL = /image input is not supported|does not support (image|vision|multimodal|tools?)|image_url.*not supported|multimodal.*not supported/i;
-
-/** A request that timed out is sent unchanged at most once more: a server that took the whole limit twice will again. */
-const MAX_TIMEOUTS = 2;
+const CAPABILITY_REFUSAL = QUIRKS.refuseImages.refusal;
+const MAX_TIMEOUTS = QUIRKS.slowReply.maxTimeouts;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -3,8 +3,9 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
+import { QUIRKS } from './quirks.js';
 import { splitReasoning } from './tolerant.js';
-import type { ChatMessage, ToolChoice } from './types.js';
+import type { ChatMessage, ToolCall, ToolChoice } from './types.js';
 import type { TokenUsage } from './usage.js';
 
 /**
@@ -49,11 +50,22 @@ export function toSdkToolChoice(c: ToolChoice): ChatCompletionToolChoiceOption {
   return typeof c === 'string' ? c : { type: 'function', function: { name: c.name } };
 }
 
-/** The reasoning a server returns beside the content (DeepSeek R1, vLLM's reasoning parsers, Ollama's think). */
+/** The reasoning a server returns beside the content, in the first field of the reasoningContent quirk it fills. */
 export function reasoningField(message: unknown): string | undefined {
-  const m = message as { reasoning_content?: unknown; reasoning?: unknown };
-  const r = m.reasoning_content ?? m.reasoning;
+  const m = message as Record<string, unknown>;
+  const r = QUIRKS.reasoningContent.fields.map((f) => m[f]).find((v) => v !== undefined && v !== null);
   return typeof r === 'string' && r.trim() !== '' ? r : undefined;
+}
+
+/** The function calls of a reply; arguments sent as an object (the toolArgsAsObject quirk) become JSON text. */
+export function toolCallsOf(message: ChatCompletion['choices'][number]['message']): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const t of message.tool_calls ?? []) {
+    if (t.type !== 'function') continue;
+    const args: unknown = t.function.arguments;
+    calls.push({ id: t.id, name: t.function.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) });
+  }
+  return calls;
 }
 
 export function isEmptyReply(completion: ChatCompletion): boolean {

@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import { QUIRKS } from './quirks.js';
 import type { JsonMode } from './roles.js';
 
 /**
@@ -52,8 +53,8 @@ export function forgetModes(): void {
 
 /** A 400/422 whose message is about the response format, not about the conversation. */
 export function isFormatRefusal(status: number | undefined, message: string): boolean {
-  if (status !== 400 && status !== 422) return false;
-  return /response_format|json_schema|json_object|response format|structured output|guided/i.test(message);
+  const { refusal } = QUIRKS.refuseJsonSchema;
+  return status !== undefined && (refusal.status as readonly number[]).includes(status) && refusal.message.test(message);
 }
 
 /** The instruction that carries the schema when the endpoint does not take it as response_format. */

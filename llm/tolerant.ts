@@ -1,3 +1,5 @@
+import { QUIRKS } from './quirks.js';
+
 /**
  * Reading a structured reply the way real models write it. Reasoning models behind vLLM or Ollama (Qwen3,
  * R1 distills) open with a `<think>...</think>` block; many models wrap JSON in a ```json fence or put a
@@ -11,17 +13,49 @@ export interface ReadReply {
   reasoning?: string;
 }
 
-const THINK = /^\s*<(think|thinking|reasoning)>([\s\S]*?)<\/\1>\s*/i;
-/** An opened think block the token limit cut before it closed: the whole reply is reasoning. */
-const OPEN_THINK = /^\s*<(think|thinking|reasoning)>([\s\S]*)$/i;
+const TAGS = QUIRKS.thinkBlock.tags.join('|');
+const OPENING = new RegExp(`<(?:${TAGS})\\b[^>]*>`, 'i');
+/** A closed block anywhere; the closing tag names the opening's. */
+const BLOCK = new RegExp(`<(${TAGS})\\b[^>]*>([\\s\\S]*?)<\\/\\1\\s*>`, 'gi');
+const LEADING_BLOCK = new RegExp(`^\\s*<(${TAGS})\\b[^>]*>([\\s\\S]*?)<\\/\\1\\s*>\\s*`, 'i');
+/** thinkWithoutOpening: the template opened the block in the prompt, so the reply holds only its end. */
+const ORPHAN_CLOSE = new RegExp(`^([\\s\\S]*?)<\\/(?:${TAGS})\\s*>\\s*`, 'i');
+/** An opened block the token limit cut before it closed: the whole reply is reasoning. */
+const UNCLOSED = new RegExp(`^\\s*<(?:${TAGS})\\b[^>]*>([\\s\\S]*)$`, 'i');
 const FENCE = /```(?:json|JSON|javascript|js)?\s*\n?([\s\S]*?)\n?\s*```/;
 
-export function splitReasoning(content: string): { text: string; reasoning?: string } {
-  const closed = THINK.exec(content);
-  if (closed) return { text: content.slice(closed[0].length), reasoning: closed[2]!.trim() };
-  const open = OPEN_THINK.exec(content);
-  if (open) return { text: '', reasoning: open[2]!.trim() };
-  return { text: content };
+/**
+ * The reasoning a reply opens with, set apart from the rest (the thinkBlock and thinkWithoutOpening quirks).
+ * `leading` (the client, for every reply): only reasoning at the start, since a block later on is the model's
+ * own text. `all` (the paper protocol's reader, which must not act on a tag a thought mentions): every closed
+ * block too, wherever it stands.
+ */
+export function splitReasoning(content: string, scope: 'leading' | 'all' = 'leading'): { text: string; reasoning?: string } {
+  const parts: string[] = [];
+  let text = content;
+  const orphan = ORPHAN_CLOSE.exec(text);
+  if (orphan && !OPENING.test(orphan[1]!)) {
+    parts.push(orphan[1]!.trim());
+    text = text.slice(orphan[0].length);
+  }
+  const leading = LEADING_BLOCK.exec(text);
+  if (leading) {
+    parts.push(leading[2]!.trim());
+    text = text.slice(leading[0].length);
+  }
+  const unclosed = UNCLOSED.exec(text);
+  if (unclosed) {
+    parts.push(unclosed[1]!.trim());
+    text = '';
+  }
+  if (scope === 'all') {
+    text = text.replace(BLOCK, (_, _tag: string, inner: string) => {
+      parts.push(inner.trim());
+      return ' ';
+    });
+  }
+  const reasoning = parts.filter(Boolean).join('\n\n');
+  return { text, ...(reasoning ? { reasoning } : {}) };
 }
 
 export function readReply(content: string, reasoningField?: string | null): ReadReply {

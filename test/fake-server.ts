@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { refusal, shape, type Quirks } from './fake-quirks.js';
+import { answerFirst, delayOf, shape, type Quirks } from './fake-quirks.js';
 import type { FakeRequestBody } from './fake-request.js';
 
 export type { FakeMessage, FakeRequestBody } from './fake-request.js';
@@ -66,7 +66,7 @@ export interface FakeServer {
   pending(): number;
   /** Forget queued replies, the handler and the recorded requests: one server can serve many tests. */
   reset(): void;
-  /** Behave like a real provider (see test/fake-quirks.ts); replaces earlier quirks, kept across reset(). */
+  /** Behave like a real provider (the rows of llm/quirks.ts, by name); replaces earlier quirks and restarts their counts, kept across reset(). */
   quirks(q: Quirks): void;
   close(): Promise<void>;
 }
@@ -104,6 +104,8 @@ export async function startFakeServer(options: { port?: number } = {}): Promise<
   const queue: FakeReply[] = [];
   let handler: FakeHandler | undefined;
   let quirks: Quirks = {};
+  /** Chat requests since the quirks were set: a quirk with a count applies to the first ones. */
+  let sinceQuirks = 0;
   const timers = new Set<NodeJS.Timeout>();
   let served = 0;
 
@@ -148,11 +150,13 @@ export async function startFakeServer(options: { port?: number } = {}): Promise<
         const recorded: RecordedRequest = { method: req.method, path, headers: req.headers, body };
         requests.push(recorded);
         const index = served++;
+        const nth = sinceQuirks++;
         // Provider quirks: a refusal comes before any scripted reply is used up.
-        const refused = refusal(quirks, body, req.headers.authorization);
-        if (quirks.delayMs) await wait(quirks.delayMs);
+        const refused = answerFirst(quirks, body, req.headers.authorization, nth);
+        const delay = delayOf(quirks);
+        if (delay) await wait(delay);
         if (refused) {
-          send(res, refused.status, JSON.stringify({ error: { message: refused.message, type: 'invalid_request_error' } }));
+          send(res, refused.status, refused.body, refused.headers);
           return;
         }
         let next: FakeReply | undefined;
@@ -176,7 +180,7 @@ export async function startFakeServer(options: { port?: number } = {}): Promise<
         } else if (next.kind === 'malformed') {
           send(res, 200, '{"id": "chatcmpl-broken", "choices": [');
         } else {
-          send(res, 200, JSON.stringify(shape(quirks, completionBody(next, body.model ?? 'fake-model', index) as Record<string, unknown>)));
+          send(res, 200, JSON.stringify(shape(quirks, completionBody(next, body.model ?? 'fake-model', index) as Record<string, unknown>, nth)));
         }
       })();
     });
@@ -205,6 +209,7 @@ export async function startFakeServer(options: { port?: number } = {}): Promise<
     pending: () => queue.length,
     quirks(q) {
       quirks = { ...q };
+      sinceQuirks = 0;
     },
     reset() {
       queue.length = 0;

@@ -148,7 +148,7 @@ describe('provider quirks, end to end through the role that meets them', () => {
   });
 
   test('slow local server (llama.cpp): a request past the role timeout is resent once, not three times', async () => {
-    fake.quirks({ delayMs: 400 });
+    fake.quirks({ slowReply: 400 });
     fake.script(() => reply.text('late'));
     const err = await client('agent', { timeoutMs: 150 }).chat([{ role: 'user', content: 'hi' }]).catch((e: unknown) => e);
     assert.ok(err instanceof InfraError);

@@ -1,5 +1,6 @@
 import { attributes, stripFences } from './artifact-parser.js';
 import { z } from 'zod';
+import { splitReasoning } from '../../llm/tolerant.js';
 import { ActionSchema, type Action, type FileWrite } from '../actions.js';
 import type { ReplyPaths } from '../step-tally.js';
 import { scriptPaths } from './paper-paths.js';
@@ -41,7 +42,7 @@ export function parsePaperReply(reply: string, cutOff = false): PaperParse {
 }
 
 function readReply(reply: string, cutOff: boolean): Omit<PaperParse, 'paths'> {
-  const { text, reasoning } = splitReasoning(reply);
+  const { text, reasoning = '' } = splitReasoning(reply, 'all');
   const hint = cutOff ? ' Your reply was cut off at the token limit: write fewer or smaller files per reply.' : '';
   const files: FileWrite[] = [];
   const shell: string[] = [];
@@ -93,22 +94,6 @@ function readReply(reply: string, cutOff: boolean): Omit<PaperParse, 'paths'> {
   }
   if (/<boltArtifact\b/i.test(masked)) return { ...base, decision: checked({ type: 'implement', files, deletes: [] }) };
   return { ...base, decision: { invalid: `the reply took none of the four paths (ask_user, a <boltArtifact>, screenshot_validated, finish).${hint}` } };
-}
-
-/** `<think>...</think>` blocks, and a reply whose opening tag the server stripped (`...</think>` then the answer). */
-function splitReasoning(reply: string): { text: string; reasoning: string } {
-  const parts: string[] = [];
-  let text = reply;
-  const orphan = /^([\s\S]*?)<\/think\s*>/i.exec(text);
-  if (orphan && !/<think\b/i.test(orphan[1]!)) {
-    parts.push(orphan[1]!.trim());
-    text = text.slice(orphan[0].length);
-  }
-  text = text.replace(/<think\b[^>]*>([\s\S]*?)<\/think\s*>/gi, (_, inner: string) => {
-    parts.push(inner.trim());
-    return ' ';
-  });
-  return { text, reasoning: parts.filter(Boolean).join('\n\n') };
 }
 
 /** What follows an opening tag: up to its closing tag, or to the end of the reply as the paper reads it. */
