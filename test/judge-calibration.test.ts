@@ -12,7 +12,7 @@ import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
 import { ModelClient } from '../llm/client.js';
-import { lastUserText, reply, start, type FakeServer } from './fake-server.js';
+import { lastUserText, reply, start, type FakeServer } from '../testkit/fake-server.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
 import { launch } from './judge-support.js';

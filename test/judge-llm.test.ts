@@ -9,7 +9,7 @@ import { createLlmJudge } from '../judge/llm-judge.js';
 import { UNTRUSTED_MARK } from '../judge/prompt.js';
 import { selectJudge } from '../judge/select.js';
 import { ModelClient } from '../llm/client.js';
-import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { launch, makeCase, siteUnderTest, slot, tempSite, type TempSite } from './judge-support.js';
 
 const TODO = `<!doctype html><html><head><title>Todo</title></head><body>

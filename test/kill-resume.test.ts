@@ -11,7 +11,7 @@ import { slotHash } from '../judge/verdict-cache.js';
 import { loadDataset } from '../slots/load.js';
 import type { Report } from '../reporters/report.js';
 import { ROOT } from './bench-support.js';
-import { lastUserText, reply, schemaName, start, type FakeReply, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { lastUserText, reply, schemaName, start, type FakeReply, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { checkRunFolder } from './run-folder-check.js';
 import { releaseFile } from '../config/public-data.js';
 

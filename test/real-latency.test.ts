@@ -3,7 +3,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { lastUserText, reply, start, type FakeServer } from './fake-server.js';
+import { lastUserText, reply, start, type FakeServer } from '../testkit/fake-server.js';
 import type { Report } from '../reporters/report.js';
 import { playwright } from './bench-support.js';
 

@@ -66,7 +66,7 @@ export interface FakeServer {
   pending(): number;
   /** Forget queued replies, the handler and the recorded requests: one server can serve many tests. */
   reset(): void;
-  /** Behave like a real provider (see test/fake-quirks.ts); replaces earlier quirks, kept across reset(). */
+  /** Behave like a real provider (see testkit/fake-quirks.ts); replaces earlier quirks, kept across reset(). */
   quirks(q: Quirks): void;
   close(): Promise<void>;
 }
