@@ -8,7 +8,7 @@ import { judgeCommand } from '../cli/judge.js';
 import { agreement } from '../judge/agreement.js';
 import { listCalibrationSites, runCalibration, summarise, type CalibrationRow, type CalibrationSite, type CalibrationSummary } from '../judge/calibrate.js';
 import { agreementWithCi } from '../judge/calibration-stats.js';
-import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
+import { DEFAULT_BOOTSTRAP } from '../stats/intervals.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
 import { ModelClient } from '../llm/client.js';
