@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import type { Verdict } from '../protocol/verdict.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
-import { UNTRUSTED_MARK } from '../judge/prompt.js';
+import { UNTRUSTED_MARK } from '../vision/neutralise.js';
 import { selectJudge } from '../judge/select.js';
 import { ModelClient } from '../llm/client.js';
 import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';

@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import { PROFILES, type Profile } from '../config/profiles.js';
 import { createPaperJudge, SESSION_FILE } from '../judge/paper-judge.js';
-import { UNTRUSTED_MARK } from '../judge/prompt.js';
+import { UNTRUSTED_MARK } from '../vision/neutralise.js';
 import { selectJudge } from '../judge/select.js';
 import type { SiteUnderTest, Verdict } from '../judge/types.js';
 import { ModelClient } from '../llm/client.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { BENCH_MODELS, benchModel } from '../bench/script.js';
-import { UNTRUSTED_MARK } from '../judge/prompt.js';
+import { UNTRUSTED_MARK } from '../vision/neutralise.js';
 import { callKey } from '../llm/call-cache.js';
 import { slotHash } from '../judge/verdict-cache.js';
 import { loadDataset } from '../slots/load.js';
