@@ -3,12 +3,12 @@ import path from 'node:path';
 import { readSettings } from '../config/settings.js';
 import { commandClients } from '../llm/run-clients.js';
 import { UsageMeter } from '../llm/usage.js';
-import { buildFromWebgen } from '../slots/build.js';
+import { buildFromWebgen } from './build/build-dataset.js';
 import { parseArgs, UsageError, type CliIo } from './io.js';
 
 const USAGE = 'usage: iwb dataset build --from webgen <test.jsonl> --out <file.jsonl> [--offline] [--seed N]';
 
-/** `iwb dataset build --from webgen`: see slots/build.ts. With IWB_OPERATOR_MODEL set (and no --offline) the model decomposes the tests. */
+/** `iwb dataset build --from webgen`: see cli/build/build-dataset.ts. With IWB_OPERATOR_MODEL set (and no --offline) the model decomposes the tests. */
 export async function buildCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
   const { positional, flags } = parseArgs(args, ['from', 'out', 'seed']);
   const [input] = positional;
