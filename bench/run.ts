@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSettings } from '../config/settings.js';
 import { releaseFile } from '../config/public-data.js';
-import { start } from '../test/fake-server.js';
+import { start } from '../testkit/fake-server.js';
 import { playwright } from './playwright-run.js';
 import { readRunReport } from './read-run.js';
 import { sampleCalibration } from './calibrate.js';

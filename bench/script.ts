@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { preflightAnswer } from '../test/fake-quirks.js';
-import { lastUserText, reply, schemaName, type FakeReply, type RecordedRequest } from '../test/fake-server.js';
+import { preflightAnswer } from '../testkit/fake-quirks.js';
+import { lastUserText, reply, schemaName, type FakeReply, type RecordedRequest } from '../testkit/fake-server.js';
 
 /** Model names the bench gives its roles: one fake server answers them all and tells them apart by model. */
 export const BENCH_MODELS = { agent: 'bench-agent', user: 'bench-user', judge: 'bench-judge' } as const;

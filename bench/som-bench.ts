@@ -1,7 +1,7 @@
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../config/settings.js';
-import { labelPage } from '../judge/som.js';
-import { composeLabels } from '../judge/som-overlay.js';
+import { labelPage } from '../vision/som.js';
+import { composeLabels } from '../vision/som-overlay.js';
 import { viewportPng } from '../site/screenshot.js';
 import { dist, type Dist } from './summary.js';
 

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { COMPARE_METRICS, compareRuns, profileMismatch, type CompareMetric, type Comparison, type LeaderboardRow, type RunInput } from '../reporters/compare.js';
 import { readReport } from '../reporters/report-schema.js';
-import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
+import { DEFAULT_BOOTSTRAP } from '../stats/intervals.js';
 import { parseCommand, usageOf } from './commands.js';
 import { UsageError, type CliIo } from './io.js';
 import { costCell } from '../reporters/fmt.js';

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { readSettings } from '../config/settings.js';
 import { commandClients } from '../llm/run-clients.js';
 import { UsageMeter } from '../llm/usage.js';
-import { buildFromWebgen } from '../slots/build.js';
+import { buildFromWebgen } from './build/build-dataset.js';
 import { parseCommand, usageOf } from './commands.js';
 import { UsageError, type CliIo } from './io.js';
 
 const USAGE = usageOf('dataset', 'build');
 
-/** `iwb dataset build --from webgen`: see slots/build.ts. With IWB_OPERATOR_MODEL set (and no --offline) the model decomposes the tests. */
+/** `iwb dataset build --from webgen`: see cli/build/build-dataset.ts. With IWB_OPERATOR_MODEL set (and no --offline) the model decomposes the tests. */
 export async function buildCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
   const { positional, flags } = parseCommand(args, 'dataset', 'build');
   const [input] = positional;

@@ -4,8 +4,8 @@ import { chromium } from '@playwright/test';
 import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { requireChromium } from '../config/chromium.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
-import { guardPage } from '../judge/page-guard.js';
-import { installClickTracker, labelPage } from '../judge/som.js';
+import { guardPage } from '../vision/page-guard.js';
+import { installClickTracker, labelPage } from '../vision/som.js';
 import { parseCommand, usageOf } from './commands.js';
 import { UsageError, type CliIo } from './io.js';
 

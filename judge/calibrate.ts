@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { serveStatic, type ServedSite } from '../site/site-server.js';
 import type { AssertionType, Case, CTech, Task } from '../slots/schema.js';
 import { agreementBy, agreementWithCi, CALIBRATION_BOOTSTRAP, type AgreementWithCi, type BootstrapOptions } from './calibration-stats.js';
-import { loadVariants, materialiseVariant } from './variants.js';
+import { loadVariants, materialiseVariant } from '../slots/variants.js';
 import type { Judge, VerdictStatus } from './types.js';
 
 /**

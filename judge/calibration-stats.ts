@@ -1,4 +1,4 @@
-import { mulberry32, seedFor } from '../personas/prng.js';
+import { mulberry32, seedFor } from '../stats/prng.js';
 import { DEFAULT_BOOTSTRAP, percentileInterval, type BootstrapOptions } from '../stats/bootstrap.js';
 import { agreement, type Agreement, type Judgement } from './agreement.js';
 

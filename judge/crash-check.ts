@@ -6,8 +6,8 @@ import { CrashFindingSchema, type CrashFinding } from '../protocol/annotations.j
 import { readCacheFile } from '../protocol/cache-file.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
 import { isPageUnresponsive, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
-import { inPage } from './in-page.js';
-import { guardPage } from './page-guard.js';
+import { inPage } from '../vision/in-page.js';
+import { guardPage } from '../vision/page-guard.js';
 
 export type { CrashFinding } from '../protocol/annotations.js';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { z } from 'zod';
-import { inPage } from './in-page.js';
-import { foldForMatching } from './neutralise.js';
+import { inPage } from '../vision/in-page.js';
+import { foldForMatching } from '../vision/neutralise.js';
 
 /**
  * Detects pages that talk to the judge rather than to their user. A deterministic check, so the flag is

@@ -3,7 +3,7 @@ import { describeError } from '../llm/errors.js';
 import type { Case } from '../slots/schema.js';
 import type { IntentAnnotation } from '../protocol/annotations.js';
 import { IntentReplySchema, type IntentPrompt } from './intent-prompt.js';
-import { newNonce, untrustedBlock } from './prompt.js';
+import { newNonce, untrustedBlock } from '../vision/neutralise.js';
 
 /**
  * The trajectory-level judgement a judge model gives once per episode: IAS, read off the agent's reasoning

@@ -6,12 +6,14 @@ import type { WeightedSlot } from '../slots/schema.js';
 
 /** An action may wait on its own timeouts (a click, a navigation) before the page counts as hung. */
 export const ACTION_LIMIT_MS = PAGE_RESPONSE_MS * 2;
-import { perform } from './act.js';
-import { CaseForcedSchema, CaseReplySchema, describeAction, SlotForcedSchema, SlotReplySchema, type Decision, type JudgeAction } from './actions.js';
+import { perform } from '../vision/act.js';
+import { describeAction, type JudgeAction } from '../vision/actions.js';
+import { CaseForcedSchema, CaseReplySchema, SlotForcedSchema, SlotReplySchema, type Decision } from './replies.js';
 import { findInjection, hiddenText } from './injection.js';
-import { guardPage, type PageGuard } from './page-guard.js';
-import { newNonce, turnMessages, type JudgeMode, type PageView } from './prompt.js';
-import { describeElement, installClickTracker, labelPage, type Labelling } from './som.js';
+import { guardPage, type PageGuard } from '../vision/page-guard.js';
+import { turnMessages, type JudgeMode, type PageView } from './prompt.js';
+import { newNonce } from '../vision/neutralise.js';
+import { describeElement, installClickTracker, labelPage, type Labelling } from '../vision/som.js';
 import { attachPng, judgeStep } from './test-hooks.js';
 import type { JudgeStep, SiteUnderTest } from './types.js';
 import type { TokenUsage } from '../llm/usage.js';

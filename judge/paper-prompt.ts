@@ -1,6 +1,7 @@
 import type { ChatMessage, ContentPart } from '../llm/types.js';
 import type { WeightedSlot } from '../slots/schema.js';
-import { describePage, describeSlots, PROMPTS, untrustedBlock, type PageView } from './prompt.js';
+import { describePage, describeSlots, PROMPTS, type PageView } from './prompt.js';
+import { untrustedBlock } from '../vision/neutralise.js';
 
 /**
  * What the judge model reads in the paper-shaped case session (judge/paper-session.ts): one conversation

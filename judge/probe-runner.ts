@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import type { Probe, ProbeAction, ProbeExpectation, ProbeItem, Target } from '../slots/probe-schema.js';
-import { normaliseCss } from './css-values.js';
+import { normaliseCss } from '../slots/css-values.js';
 import type { JudgeStep } from './types.js';
 
 export interface ProbeResult {

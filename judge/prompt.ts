@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ChatMessage, ContentPart } from '../llm/types.js';
 import type { WeightedSlot } from '../slots/schema.js';
-import { CaseForcedSchema, CaseReplySchema, PaperFinalSchema, PaperTurnSchema, SlotForcedSchema, SlotReplySchema } from './actions.js';
-import { defuseFence } from './neutralise.js';
+import { CaseForcedSchema, CaseReplySchema, PaperFinalSchema, PaperTurnSchema, SlotForcedSchema, SlotReplySchema } from './replies.js';
+import { untrustedBlock } from '../vision/neutralise.js';
 import type { JUDGE_MODES } from '../config/settings-table.js';
 
 /**
@@ -59,21 +59,6 @@ export interface TurnInput {
   forced: boolean;
   view: PageView;
   screenshot: Buffer;
-}
-
-export const UNTRUSTED_MARK = 'UNTRUSTED PAGE CONTENT';
-
-export function newNonce(): string {
-  return randomBytes(6).toString('hex');
-}
-
-/**
- * The site's text wrapped as data. It is normalised and anything a model could read as our fence is
- * defused first, in any case, script or spacing (judge/neutralise.ts; docs/judge-framing.md).
- */
-export function untrustedBlock(body: string, nonce: string): string {
-  const clean = defuseFence(body);
-  return `<<<BEGIN ${UNTRUSTED_MARK} ${nonce}>>>\n${clean}\n<<<END ${UNTRUSTED_MARK} ${nonce}>>>`;
 }
 
 export function describeSlots(mode: JudgeMode, slots: WeightedSlot[], goldInstruction: string): string {

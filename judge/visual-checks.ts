@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { siteErrorLines, watchPageErrors } from '../site/page-errors.js';
-import { inPage } from './in-page.js';
-import { guardPage } from './page-guard.js';
+import { inPage } from '../vision/in-page.js';
+import { guardPage } from '../vision/page-guard.js';
 
 /**
  * Deterministic checks of a final page for the visual bug rate: things a user sees as broken whatever

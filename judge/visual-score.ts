@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { ModelClient } from '../llm/client.js';
 import type { TokenUsage } from '../llm/usage.js';
 import { describeError } from '../llm/errors.js';
-import { newNonce, PROMPTS, untrustedBlock } from './prompt.js';
+import { PROMPTS } from './prompt.js';
+import { newNonce, untrustedBlock } from '../vision/neutralise.js';
 import { checkVisual, type VisualReport } from './visual-checks.js';
 
 /** A judge model's view of how a final page looks, next to the deterministic checks. */

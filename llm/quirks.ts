@@ -1,7 +1,7 @@
 /**
  * The habits of real OpenAI-compatible providers that the model client absorbs, one row each: who does it,
  * how it shows on the wire, what the client does, and the one function that does it. The client reads the
- * patterns below, the fake server (test/fake-quirks.ts) offers each row under its name, and docs/providers.md
+ * patterns below, the fake server (testkit/fake-quirks.ts) offers each row under its name, and docs/providers.md
  * is generated from the rows (`npx iwb docs providers --write`; test/llm-quirks.test.ts fails on drift).
  * Pure data: no imports, so every llm/ file may read it.
  */

@@ -1,5 +1,5 @@
 import type { Slot, Task } from '../slots/schema.js';
-import type { Rng } from './prng.js';
+import type { Rng } from '../stats/prng.js';
 import { sentenceFor, sentences } from './text.js';
 
 /** Which sentence of the gold instruction states each slot, so an operator can edit a fact where it is said. */

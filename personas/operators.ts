@@ -1,5 +1,5 @@
 import type { Persona, Task } from '../slots/schema.js';
-import { seedFor } from './prng.js';
+import { seedFor } from '../stats/prng.js';
 import type { DegradedInstruction } from './types.js';
 import type { Operator } from './persona-module.js';
 import { PERSONA_MODULES } from './registry.js';

@@ -5,7 +5,7 @@ import type { Case, Slot } from '../slots/schema.js';
 import { answerMessages, llmAnswer, stockText, type Rejection } from './answer.js';
 import { lexicalLeaks, llmLeaks, type ContainmentContext } from './containment.js';
 import { stanceFor } from './degradation/offline.js';
-import { mulberry32, pick, seedFor } from './prng.js';
+import { mulberry32, pick, seedFor } from '../stats/prng.js';
 import { checkPremise, claimOf, premisePhrase } from './premise.js';
 import { purposeCore, purposeStatements } from './purpose.js';
 import { asksAboutExtra, asksColoursOverall, extraFeature, isDumpRequest, isFollowUp, pointsOutConflict, purposeKind } from './questions.js';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Persona } from '../slots/schema.js';
 import { personaDefinition, type AnswerStyle } from './definitions.js';
 import { fill } from './operator-text.js';
-import { pick, type Rng } from './prng.js';
+import { pick, type Rng } from '../stats/prng.js';
 import { capitalise, lowerFirst as lowerAll } from './text.js';
 
 /** Lower-cases a first letter unless it is the pronoun "I". */

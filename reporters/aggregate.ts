@@ -4,7 +4,7 @@ import { compareGroupKeys } from './group-order.js';
 import type { CaseResult } from './metrics.js';
 import { METRIC_KEYS, METRIC_ROWS, type MetricKey } from './metric-table.js';
 import type { Aggregate } from './report-schema.js';
-import { bootstrapRatios, DEFAULT_BOOTSTRAP, seedOf, type BootstrapOptions } from './stats.js';
+import { bootstrapRatios, DEFAULT_BOOTSTRAP, seedOf, type BootstrapOptions } from '../stats/intervals.js';
 
 export type { Aggregate } from './report-schema.js';
 

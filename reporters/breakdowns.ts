@@ -1,8 +1,8 @@
-import { mulberry32 } from '../personas/prng.js';
+import { mulberry32 } from '../stats/prng.js';
 import { groupBy, mean, type AggregateOptions } from './aggregate.js';
 import { weightedPassRate, type SlotRecord } from './metrics.js';
 import type { Breakdowns, CaseResult } from './report-schema.js';
-import { bootstrapMeans, DEFAULT_BOOTSTRAP, quantile, seedOf } from './stats.js';
+import { bootstrapMeans, DEFAULT_BOOTSTRAP, quantile, seedOf } from '../stats/intervals.js';
 
 /**
  * Breakdowns the paper leaves out: dev against hold-out (with the difference and its interval), the

@@ -6,7 +6,7 @@ import { fmt } from './fmt.js';
 import { caseStatus, esc, SUMMARY_STYLE } from './html-summary.js';
 import { headlineRows, METRIC, type MetricKey } from './metric-table.js';
 import type { Aggregate, CaseResult, Report } from './report-schema.js';
-import { DEFAULT_BOOTSTRAP, seedOf } from './stats.js';
+import { DEFAULT_BOOTSTRAP, seedOf } from '../stats/intervals.js';
 
 /**
  * `iwb compare A B --html out.html`: run A against run B on one page. The headline figures of each with

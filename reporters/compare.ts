@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { CASE_VALUE } from './aggregate.js';
 import type { Aggregate, CaseResult, Report } from './report-schema.js';
-import { bootstrapMeans, DEFAULT_BOOTSTRAP, kendallTauB, seedOf, type BootstrapOptions } from './stats.js';
+import { bootstrapMeans, DEFAULT_BOOTSTRAP, kendallTauB, seedOf, type BootstrapOptions } from '../stats/intervals.js';
 
 /**
  * The leaderboard behind `iwb compare`: one row per (run, agent), ranked by a metric, and for each pair of

@@ -6,7 +6,7 @@ import { roleErrors } from './role-errors.js';
 import { caseResults, type CaseResult, type SlotRecord } from './metrics.js';
 import type { Report, Weighting } from './report-schema.js';
 import type { RunMeta } from './run-records.js';
-import { DEFAULT_BOOTSTRAP, kendallTauB, passHatK, type BootstrapOptions } from './stats.js';
+import { DEFAULT_BOOTSTRAP, kendallTauB, passHatK, type BootstrapOptions } from '../stats/intervals.js';
 
 export type { Report } from './report-schema.js';
 

@@ -6,7 +6,7 @@ import { datasetForPages, writeCasePages } from './case-viewer.js';
 import { formatMarkdown } from './format.js';
 import { renderSummary } from './html-summary.js';
 import { buildReport, type Report } from './report.js';
-import type { BootstrapOptions } from './stats.js';
+import type { BootstrapOptions } from '../stats/intervals.js';
 import { partialReason } from './run-health.js';
 import type { RecordWithExtras, RunMeta } from './run-records.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VariantsFileSchema } from '../judge/variants.js';
+import { VariantsFileSchema } from './variants.js';
 import { BuiltinTaskFileSchema } from './builtin-schema.js';
 import { JsonlCaseSchema } from './jsonl-loader.js';
 

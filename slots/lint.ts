@@ -1,4 +1,4 @@
-import { normaliseColour } from '../judge/css-values.js';
+import { normaliseColour } from './css-values.js';
 import type { Task } from './schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { seedFor } from '../personas/prng.js';
+import { seedFor } from '../stats/prng.js';
 import type { Dataset, Difficulty } from './schema.js';
 
 /**

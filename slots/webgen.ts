@@ -4,7 +4,7 @@ import type { CTech, Slot, Task } from './schema.js';
 /**
  * WebGen-Bench's record format (data/test.jsonl of mnluzimu/WebGen-Bench) and the model-free decomposition
  * of its UI test cases into slots: one POSITIVE slot per test case, c_tech from the test category, and the
- * generic NEGATIVE slot every task gets. The model path (slots/decompose.ts) replaces the per-test part.
+ * generic NEGATIVE slot every task gets. The model path (cli/build/decompose.ts) replaces the per-test part.
  */
 export const WebgenTestSchema = z.looseObject({
   task: z.string().min(1),

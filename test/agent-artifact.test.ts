@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { adapter as openai } from '../agent/adapters/openai.js';
 import { parseArtifactReply } from '../agent/builtin/artifact-parser.js';
 import { startSite } from '../site/site.js';
-import { reply } from './fake-server.js';
+import { reply } from '../testkit/fake-server.js';
 import { agentTestbed, episode, fakeClient, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE } from './agent-support.js';
 
 const artifact = (...files: [string, string][]) =>

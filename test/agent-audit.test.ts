@@ -6,7 +6,7 @@ import { adapter as openai } from '../agent/adapters/openai.js';
 import { parseArtifactReply } from '../agent/builtin/artifact-parser.js';
 import { checkTrajectory } from '../agent/trajectory-schema.js';
 import { HarnessMessageSchema, parseAgentLine, toHarnessMessage } from '../agent/command/command-protocol.js';
-import { reply, schemaName, type FakeReply } from './fake-server.js';
+import { reply, schemaName, type FakeReply } from '../testkit/fake-server.js';
 import { caseResults } from '../reporters/metrics.js';
 import { EpisodeAnnotationSchema } from '../protocol/annotations.js';
 import { buildReport } from '../reporters/report.js';

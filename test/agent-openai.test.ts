@@ -6,7 +6,7 @@ import { adapter as openai } from '../agent/adapters/openai.js';
 import { listAdapters, resolveAgent } from '../agent/registry.js';
 import { startSite } from '../site/site.js';
 import { runProbe } from '../judge/probe-runner.js';
-import { reply, type FakeReply } from './fake-server.js';
+import { reply, type FakeReply } from '../testkit/fake-server.js';
 import { ProbeSchema } from '../slots/probe-schema.js';
 import { agentTestbed, episode, fakeClient, PNG_SIGNATURE, scriptedUser, sentImages, SITE, STYLE } from './agent-support.js';
 

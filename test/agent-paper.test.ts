@@ -8,7 +8,7 @@ import { LlmSession } from '../agent/builtin/llm-session.js';
 import { loadPrompts } from '../agent/builtin/prompts.js';
 import { AuditRecordSchema } from '../agent/trajectory.js';
 import { AUDIT_FAILURE_LIMITS } from '../agent/verify-step.js';
-import { reply, schemaName, type FakeReply, type RecordedRequest } from './fake-server.js';
+import { reply, schemaName, type FakeReply, type RecordedRequest } from '../testkit/fake-server.js';
 import { STEP_CAPS } from '../slots/difficulty.js';
 import { loadDataset } from '../slots/load.js';
 import { agentTestbed, episode, fakeClient, makeCase, scriptedUser, sentImages, SITE } from './agent-support.js';

@@ -8,7 +8,7 @@ import { siteEnvironment } from '../sandbox/env.js';
 import { portArgs, urlsInOutput } from '../site/npm-project.js';
 import { startSite, type SiteOptions } from '../site/site.js';
 import { Workspace } from '../agent/workspace.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 import { episode, fakeClient, launchBrowser, tempDir, removeTempDirs } from './agent-support.js';
 import { processesWith } from './sandbox-support.js';
 

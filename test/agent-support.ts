@@ -8,7 +8,7 @@ import type { Trajectory } from '../agent/trajectory.js';
 import type { Agent } from '../agent/types.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { ModelClient } from '../llm/client.js';
-import { startFakeServer, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { startFakeServer, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import type { Role } from '../llm/roles.js';
 import type { SimulatedUser, UserTurn } from '../personas/types.js';
 import type { Case } from '../slots/schema.js';

@@ -1,4 +1,4 @@
-import { preflightAnswer } from './fake-quirks.js';
+import { preflightAnswer } from '../testkit/fake-quirks.js';
 import assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
-import { reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import type { Report } from '../reporters/report.js';
 import { caseHref } from '../reporters/case-view.js';
 import { playwright } from './bench-support.js';

@@ -6,8 +6,8 @@ import { after, before, test } from 'node:test';
 import { capture } from './cli-capture.js';
 import { personasCommand } from '../cli/personas.js';
 import { InfraError } from '../llm/errors.js';
-import { reply, schemaName, start, type RecordedRequest } from './fake-server.js';
-import { preflightAnswer } from './fake-quirks.js';
+import { reply, schemaName, start, type RecordedRequest } from '../testkit/fake-server.js';
+import { preflightAnswer } from '../testkit/fake-quirks.js';
 import { releaseFile } from '../config/public-data.js';
 
 const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');

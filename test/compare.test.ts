@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { compareCommand } from '../cli/compare.js';
 import { capture } from './cli-capture.js';
 import { compareRuns, pairedDifference, runLabels, type Comparison, type RunInput } from '../reporters/compare.js';
-import { DEFAULT_BOOTSTRAP } from '../reporters/stats.js';
+import { DEFAULT_BOOTSTRAP } from '../stats/intervals.js';
 import { reportOf, type CaseSpec } from './report-support.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

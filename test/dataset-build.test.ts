@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { datasetCommand } from '../cli/dataset.js';
-import { reply, schemaName, start, type FakeServer } from './fake-server.js';
+import { reply, schemaName, start, type FakeServer } from '../testkit/fake-server.js';
 import { checkDataset } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
 import { releaseFile } from '../config/public-data.js';

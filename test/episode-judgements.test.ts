@@ -11,7 +11,7 @@ import { ModelClient } from '../llm/client.js';
 import { EpisodeAnnotationSchema, VisualAnnotationSchema } from '../protocol/annotations.js';
 import { episodeAnnotation, visualAnnotation } from '../protocol/build.js';
 import { scoreCase, type SlotRecord } from '../reporters/metrics.js';
-import { reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { launch, makeCase, slot, tempSite, type TempSite } from './judge-support.js';
 
 const SITE = `<!doctype html><html><head><title>To-do</title></head><body><h1>To-do</h1><button>Add</button></body></html>`;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
-import { guardPage } from '../judge/page-guard.js';
+import { guardPage } from '../vision/page-guard.js';
 import { freshPage } from '../site/fresh-page.js';
 import { renderPage } from '../site/render.js';
 import { launchBrowser } from './agent-support.js';

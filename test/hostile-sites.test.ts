@@ -6,7 +6,7 @@ import type { Browser } from '@playwright/test';
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
 import { ModelClient } from '../llm/client.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 import { renderPage } from '../site/render.js';
 import { PAGE_RESPONSE_MS } from '../site/unresponsive.js';
 import { launch, makeCase, slot } from './judge-support.js';

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { findInjection } from '../judge/injection.js';
-import { defuseFence, FENCE_REMOVED, MARKER_REMOVED } from '../judge/neutralise.js';
-import { untrustedBlock, UNTRUSTED_MARK } from '../judge/prompt.js';
+import { defuseFence, FENCE_REMOVED, MARKER_REMOVED, untrustedBlock, UNTRUSTED_MARK } from '../vision/neutralise.js';
 
 /**
  * What a hostile page can do to the judge's framing: spell the fence's marker so a model reads it as

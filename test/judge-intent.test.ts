@@ -12,7 +12,7 @@ import { EpisodeAnnotationSchema } from '../protocol/annotations.js';
 import { episodeAnnotation } from '../protocol/build.js';
 import type { UserTurn } from '../personas/types.js';
 import { scoreCase, type SlotRecord } from '../reporters/metrics.js';
-import { reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { makeCase, slot } from './judge-support.js';
 
 const c = makeCase([slot('s1'), slot('s2', { assertionType: 'NEGATIVE' })]);

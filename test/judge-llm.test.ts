@@ -6,10 +6,10 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import type { Verdict } from '../protocol/verdict.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
-import { UNTRUSTED_MARK } from '../judge/prompt.js';
+import { UNTRUSTED_MARK } from '../vision/neutralise.js';
 import { selectJudge } from '../judge/select.js';
 import { ModelClient } from '../llm/client.js';
-import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { launch, makeCase, siteUnderTest, slot, tempSite, type TempSite } from './judge-support.js';
 
 const TODO = `<!doctype html><html><head><title>Todo</title></head><body>

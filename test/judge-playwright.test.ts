@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { UNTRUSTED_MARK } from '../judge/prompt.js';
-import { preflightAnswer } from './fake-quirks.js';
-import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { UNTRUSTED_MARK } from '../vision/neutralise.js';
+import { preflightAnswer } from '../testkit/fake-quirks.js';
+import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import type { Report } from '../reporters/report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

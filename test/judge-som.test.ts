@@ -5,8 +5,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import { somCommand } from '../cli/som.js';
-import { pngSize } from '../judge/som-overlay.js';
-import { installClickTracker, labelPage } from '../judge/som.js';
+import { pngSize } from '../vision/som-overlay.js';
+import { installClickTracker, labelPage } from '../vision/som.js';
 import { launch, tempSite, type TempSite } from './judge-support.js';
 
 // Every kind of candidate the labeller must find, and every way an element can be out of a user's reach.

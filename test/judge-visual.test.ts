@@ -4,7 +4,7 @@ import type { Browser } from '@playwright/test';
 import { assessVisual } from '../judge/visual-score.js';
 import { checkVisual } from '../judge/visual-checks.js';
 import { ModelClient } from '../llm/client.js';
-import { reply, schemaName, start, type FakeServer } from './fake-server.js';
+import { reply, schemaName, start, type FakeServer } from '../testkit/fake-server.js';
 import { launch, tempSite, type TempSite } from './judge-support.js';
 
 const CLEAN = `<!doctype html><html><head><title>Clean</title></head><body><h1>Hello</h1><p>A tidy page.</p></body></html>`;

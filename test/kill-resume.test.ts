@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { BENCH_MODELS, benchModel } from '../bench/script.js';
-import { UNTRUSTED_MARK } from '../judge/prompt.js';
+import { UNTRUSTED_MARK } from '../vision/neutralise.js';
 import { callKey } from '../llm/call-cache.js';
 import { slotHash } from '../judge/verdict-cache.js';
 import { loadDataset } from '../slots/load.js';
 import type { Report } from '../reporters/report.js';
 import { ROOT } from './bench-support.js';
-import { lastUserText, reply, schemaName, start, type FakeReply, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { lastUserText, reply, schemaName, start, type FakeReply, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { checkRunFolder } from './run-folder-check.js';
 import { releaseFile } from '../config/public-data.js';
 

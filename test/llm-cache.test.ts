@@ -8,7 +8,7 @@ import { main } from '../cli/main.js';
 import { CallCache, callKey } from '../llm/call-cache.js';
 import { ModelClient } from '../llm/client.js';
 import { InfraError } from '../llm/errors.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 import type { Report } from '../reporters/report.js';
 import { playwright } from './bench-support.js';
 import { releaseFile } from '../config/public-data.js';

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { z } from 'zod';
 import { ModelClient, createClients } from '../llm/client.js';
 import { InfraError, ModelError, SchemaError } from '../llm/errors.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 import { readRoles } from '../llm/roles.js';
 import { UsageMeter } from '../llm/usage.js';
 

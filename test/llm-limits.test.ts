@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { ModelClient } from '../llm/client.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 import { readLimits } from '../llm/limits.js';
 import { ROOT } from './bench-support.js';
 

@@ -4,7 +4,7 @@ import { LlmSession } from '../agent/builtin/llm-session.js';
 import { loadPrompts } from '../agent/builtin/prompts.js';
 import { ModelClient } from '../llm/client.js';
 import { InfraError } from '../llm/errors.js';
-import { reply, schemaName, start, type FakeServer } from './fake-server.js';
+import { reply, schemaName, start, type FakeServer } from '../testkit/fake-server.js';
 import { checkRole, preflight } from '../llm/preflight.js';
 import type { Role, RoleConfig } from '../llm/roles.js';
 import { forgetModes } from '../llm/structured-mode.js';

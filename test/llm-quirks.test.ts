@@ -12,8 +12,8 @@ import { QUIRK_NAMES, QUIRKS, type QuirkName } from '../llm/quirks.js';
 import type { RoleConfig } from '../llm/roles.js';
 import { forgetModes } from '../llm/structured-mode.js';
 import { splitReasoning } from '../llm/tolerant.js';
-import { FAKE_QUIRK_NAMES } from './fake-quirks.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { FAKE_QUIRK_NAMES } from '../testkit/fake-quirks.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 
 /**
  * The provider-quirk table (llm/quirks.ts) against what reads it: every row is offered by the fake server under

@@ -5,7 +5,7 @@ import { caseResults, clarificationHitRate, type SlotRecord } from '../reporters
 import type { EpisodeAnnotation } from '../protocol/annotations.js';
 import { buildReport } from '../reporters/report.js';
 import { ReportSchema } from '../reporters/report-schema.js';
-import { bootstrapMeans, kendallTauB, passHatK } from '../reporters/stats.js';
+import { bootstrapMeans, kendallTauB, passHatK } from '../stats/intervals.js';
 import { episodeAnnotation } from './report-support.js';
 
 const META = { startedAt: 't', durationMs: 0, dataset: 'd', agents: [], playwrightStatus: 'passed' };

@@ -7,7 +7,7 @@ import { adapter as openai } from '../agent/adapters/openai.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
 import { ModelClient } from '../llm/client.js';
 import { InfraError } from '../llm/errors.js';
-import { reply, schemaName, type FakeReply, type RecordedRequest } from './fake-server.js';
+import { reply, schemaName, type FakeReply, type RecordedRequest } from '../testkit/fake-server.js';
 import type { Role } from '../llm/roles.js';
 import { BAKERY_TASK, exampleCase } from './example-task.js';
 import { createSimulatedUser } from '../personas/simulated-user.js';

@@ -7,7 +7,7 @@ import { compareCommand } from '../cli/compare.js';
 import type { Report } from '../reporters/report.js';
 import { playwright } from './bench-support.js';
 import { capture } from './cli-capture.js';
-import { lastUserText, reply, schemaName, start, type FakeServer } from './fake-server.js';
+import { lastUserText, reply, schemaName, start, type FakeServer } from '../testkit/fake-server.js';
 
 /**
  * One real run against a server like Ollama behind a strict proxy: no usage object in any reply and

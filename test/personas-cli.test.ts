@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { UsageError } from '../cli/io.js';
 import { capture } from './cli-capture.js';
 import { personasCommand } from '../cli/personas.js';
-import { reply, schemaName, start, type FakeServer } from './fake-server.js';
+import { reply, schemaName, start, type FakeServer } from '../testkit/fake-server.js';
 import { loadDataset } from '../slots/load.js';
 
 /** The fake models' scripts change from test to test: recorded model calls must not answer for them. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ModelClient } from '../llm/client.js';
-import { reply, schemaName, start, type FakeServer } from './fake-server.js';
+import { reply, schemaName, start, type FakeServer } from '../testkit/fake-server.js';
 import { annotateDataset, ensureDegradation } from '../personas/degradation/annotate.js';
 import { annotateOffline } from '../personas/degradation/offline.js';
 import { cachePath, readDegradationFile } from '../personas/degradation/store.js';

@@ -8,7 +8,7 @@ import { loadDataset } from '../slots/load.js';
 import { PERSONAS } from '../slots/schema.js';
 import { capture } from './cli-capture.js';
 import { BAKERY_TASK, exampleCase } from './example-task.js';
-import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 
 /**
  * The leak test's battery against the LLM user role through the fake OpenAI-compatible server (issue #31):

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { ModelClient } from '../llm/client.js';
 import { InfraError } from '../llm/errors.js';
-import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { BAKERY_TASK, exampleCase } from './example-task.js';
 import { llmDegrade } from '../personas/llm-operator.js';
 import { createSimulatedUser } from '../personas/simulated-user.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { readSettings, userKind } from '../config/settings.js';
 import { ModelClient } from '../llm/client.js';
-import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { BAKERY_TASK, exampleCase } from './example-task.js';
 import { PAPER_TEMPERATURE } from '../personas/paper-user.js';
 import { createSimulatedUser } from '../personas/simulated-user.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import zlib from 'node:zlib';
-import { decodePng, encodePng, pngSize, type Rgba } from '../judge/png.js';
-import { composeLabels } from '../judge/som-overlay.js';
+import { decodePng, encodePng, pngSize, type Rgba } from '../vision/png.js';
+import { composeLabels } from '../vision/som-overlay.js';
 
 function noise(width: number, height: number, seed = 7): Rgba {
   const data = new Uint8Array(width * height * 4);

@@ -6,7 +6,7 @@ import { preflight, runNeeds } from '../llm/preflight.js';
 import { foundModes, withModes } from '../llm/recorded-modes.js';
 import type { Role, RoleConfigs } from '../llm/roles.js';
 import { forgetModes } from '../llm/structured-mode.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 
 /**
  * The run's preflight learns the structured-output mode of every role that answers in structured replies,

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
-import { normaliseColour } from '../judge/css-values.js';
+import { normaliseColour } from '../slots/css-values.js';
 import { createProbeJudge } from '../judge/probe-judge.js';
 import { runProbe } from '../judge/probe-runner.js';
 import { ProbeSchema, type Probe } from '../slots/probe-schema.js';

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { preflightAnswer } from './fake-quirks.js';
-import { reply, schemaName, start, type FakeServer, type RecordedRequest } from './fake-server.js';
+import { preflightAnswer } from '../testkit/fake-quirks.js';
+import { reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import type { Report } from '../reporters/report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

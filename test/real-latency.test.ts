@@ -3,8 +3,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { preflightAnswer } from './fake-quirks.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { preflightAnswer } from '../testkit/fake-quirks.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 import type { Report } from '../reporters/report.js';
 import { playwright } from './bench-support.js';
 

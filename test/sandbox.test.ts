@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { createCommandAgent, type CommandAgentOptions } from '../agent/command/command-agent.js';
 import { startSite } from '../site/site.js';
-import { guardPage } from '../judge/page-guard.js';
+import { guardPage } from '../vision/page-guard.js';
 import { parseAgentLine } from '../agent/command/command-protocol.js';
 import { agentEnvironment, parseAgentEnvNames } from '../sandbox/env.js';
 import { agentProgramPaths } from '../sandbox/exposures.js';

@@ -14,7 +14,7 @@ import { formatMarkdown } from '../reporters/format.js';
 import { renderSummary } from '../reporters/html-summary.js';
 import { buildReport } from '../reporters/report.js';
 import { capture } from './cli-capture.js';
-import { reply, start, type FakeServer } from './fake-server.js';
+import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 import { episodeAnnotation, records } from './report-support.js';
 
 /**

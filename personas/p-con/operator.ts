@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Slot, Task } from '../../slots/schema.js';
 import { operatorData } from '../definitions.js';
-import { mulberry32, pick, type Rng } from '../prng.js';
+import { mulberry32, pick, type Rng } from '../../stats/prng.js';
 import { concreteFacts, endSentence, isColour, slotText, tokens } from '../text.js';
 import type { DegradedInstruction } from '../types.js';
 import { align, escapeRegExp, fill, inTaskOrder, slotsIn, type Alignment } from '../operator-text.js';

@@ -1,6 +1,6 @@
 import { fill } from '../operator-text.js';
 import { inline, spoken } from '../phrasing.js';
-import { pick } from '../prng.js';
+import { pick } from '../../stats/prng.js';
 import { assemble, styleOf, type Voice } from '../voice.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Task } from '../../slots/schema.js';
 import { operatorData } from '../definitions.js';
-import { mulberry32, pick } from '../prng.js';
+import { mulberry32, pick } from '../../stats/prng.js';
 import { COLOURS, isStopword, NUMBER_WORDS, slotText, tokens } from '../text.js';
 import type { DegradedInstruction } from '../types.js';
 import { escapeRegExp, inTaskOrder } from '../operator-text.js';

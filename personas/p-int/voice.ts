@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { fill } from '../operator-text.js';
 import { assignments, core, inline } from '../phrasing.js';
-import { pick, type Rng } from '../prng.js';
+import { pick, type Rng } from '../../stats/prng.js';
 import { capitalise, endSentence, isNumber, isStopword } from '../text.js';
 import { numberValues } from '../values.js';
 import { assemble, styleOf, type Voice } from '../voice.js';

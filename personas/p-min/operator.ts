@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Task } from '../../slots/schema.js';
 import { operatorData } from '../definitions.js';
-import { mulberry32, pick } from '../prng.js';
+import { mulberry32, pick } from '../../stats/prng.js';
 import type { DegradedInstruction } from '../types.js';
 import { fill } from '../operator-text.js';
 

@@ -1,6 +1,6 @@
 import { fill } from '../operator-text.js';
 import { core, spoken, terse } from '../phrasing.js';
-import { pick } from '../prng.js';
+import { pick } from '../../stats/prng.js';
 import { assemble, styleOf, type Voice } from '../voice.js';
 
 /** P-MIN (Quantity): the exact value in the fewest words, nothing around it. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Task } from '../../slots/schema.js';
 import { operatorData } from '../definitions.js';
-import { mulberry32, pick, shuffle } from '../prng.js';
+import { mulberry32, pick, shuffle } from '../../stats/prng.js';
 import { lowerFirst } from '../text.js';
 import type { DegradedInstruction } from '../types.js';
 import { align, fill, inTaskOrder, pickOrdered, slotsIn } from '../operator-text.js';

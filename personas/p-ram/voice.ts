@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operatorData } from '../definitions.js';
 import { fill } from '../operator-text.js';
 import { spoken } from '../phrasing.js';
-import { pick, shuffle } from '../prng.js';
+import { pick, shuffle } from '../../stats/prng.js';
 import { assemble, styleOf, type Voice } from '../voice.js';
 
 /**

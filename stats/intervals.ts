@@ -1,5 +1,5 @@
-import { mulberry32, seedFor } from '../personas/prng.js';
-import { percentileInterval, type BootstrapOptions } from '../stats/bootstrap.js';
+import { mulberry32, seedFor } from './prng.js';
+import { percentileInterval, type BootstrapOptions } from './bootstrap.js';
 
 /**
  * The statistics behind the report's intervals and rankings. Pure and seeded: the same cases give the
@@ -9,7 +9,7 @@ import { percentileInterval, type BootstrapOptions } from '../stats/bootstrap.js
 /** A stable seed per name (a group, a pair of runs), so each resampling is its own but reproducible. */
 export const seedOf = (text: string, base = 0): number => seedFor(base, text);
 
-export { DEFAULT_BOOTSTRAP, quantile, type BootstrapOptions } from '../stats/bootstrap.js';
+export { DEFAULT_BOOTSTRAP, quantile, type BootstrapOptions } from './bootstrap.js';
 
 /**
  * Percentile bootstrap intervals of several means at once. `clusters` are the resampling units (a case

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * Page text is the site's, and the site may aim it at the judge. Before any of it reaches a judge prompt,
  * every spelling a model would read as the untrusted block's fence is defused: the marker phrase in any
@@ -101,4 +103,19 @@ export function defuseFence(text: string): string {
 /** What the injection detector matches against: folded as above, runs of space collapsed. */
 export function foldForMatching(text: string): string {
   return fold(text).folded.replace(/\s+/g, ' ');
+}
+
+export const UNTRUSTED_MARK = 'UNTRUSTED PAGE CONTENT';
+
+export function newNonce(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/**
+ * The site's text wrapped as data. It is normalised and anything a model could read as our fence is
+ * defused first, in any case, script or spacing (above; docs/judge-framing.md).
+ */
+export function untrustedBlock(body: string, nonce: string): string {
+  const clean = defuseFence(body);
+  return `<<<BEGIN ${UNTRUSTED_MARK} ${nonce}>>>\n${clean}\n<<<END ${UNTRUSTED_MARK} ${nonce}>>>`;
 }

@@ -1,13 +1,13 @@
-import type { ModelClient } from '../llm/client.js';
-import { describeError, InfraError } from '../llm/errors.js';
-import { mutateDataset, type MutatedRecord } from '../personas/mutate.js';
+import type { ModelClient } from '../../llm/client.js';
+import { describeError, InfraError } from '../../llm/errors.js';
+import { mutateDataset, type MutatedRecord } from '../../personas/mutate.js';
 import { decomposeTest } from './decompose.js';
-import { difficultyPartition } from './difficulty.js';
-import { DatasetError, zodToDatasetError } from './errors.js';
-import { parseJsonlLine, readJsonlLines } from './jsonl-lines.js';
-import type { Slot, Task } from './schema.js';
-import { offlineSlots, webgenTask, WebgenRecordSchema, type WebgenRecord } from './webgen.js';
-import { slotWeights, totalWeight } from './weights.js';
+import { difficultyPartition } from '../../slots/difficulty.js';
+import { DatasetError, zodToDatasetError } from '../../slots/errors.js';
+import { parseJsonlLine, readJsonlLines } from '../../slots/jsonl-lines.js';
+import type { Slot, Task } from '../../slots/schema.js';
+import { offlineSlots, webgenTask, WebgenRecordSchema, type WebgenRecord } from '../../slots/webgen.js';
+import { slotWeights, totalWeight } from '../../slots/weights.js';
 
 /**
  * `iwb dataset build --from webgen`: WebGen-Bench records in, a dataset in the public InteractWeb-Bench

@@ -3,9 +3,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { ModelClient } from '../llm/client.js';
-import type { Slot } from './schema.js';
-import type { WebgenRecord, WebgenTest } from './webgen.js';
+import type { ModelClient } from '../../llm/client.js';
+import type { Slot } from '../../slots/schema.js';
+import type { WebgenRecord, WebgenTest } from '../../slots/webgen.js';
 
 /**
  * The model path of `dataset build`: the `operator` model splits one WebGen-Bench UI test case into 1-3

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { folderCycles, folderGraph, importEdges, type ImportEdge } from './import-graph.js';
+import { CONFIG_EXCEPTIONS, LAYERS } from './layers.js';
+
+const order = new Map(LAYERS.map((l, i) => [l.folder, i]));
+
+function allowed(e: ImportEdge): boolean {
+  if (e.from === e.to) return true;
+  if (LAYERS.find((l) => l.folder === e.from)?.may.includes(e.to)) return true;
+  return CONFIG_EXCEPTIONS.some((x) => x.file === e.file && x.may.includes(e.to));
+}
+
+const where = (e: ImportEdge) => `${e.file}:${e.line} imports ${e.specifier} (${e.from} -> ${e.to})`;
+
+test('the layer table only points down, so the allowed graph has no cycle', () => {
+  assert.equal(order.size, LAYERS.length, 'a folder is listed twice');
+  for (const l of LAYERS) {
+    for (const m of l.may) {
+      assert.ok(order.has(m), `test/layers.ts: ${l.folder} may import ${m}, which is not a listed folder`);
+      assert.ok(order.get(m)! < order.get(l.folder)!, `test/layers.ts: ${l.folder} may import ${m}, listed above it`);
+    }
+  }
+});
+
+test('every folder in the import graph has a row in the layer table', () => {
+  const missing = [...folderGraph(importEdges()).keys()].filter((f) => !order.has(f));
+  assert.deepEqual(missing, [], `folders without a row in test/layers.ts: ${missing.join(', ')}`);
+});
+
+test('every relative import in the tree is allowed by test/layers.ts', () => {
+  const bad = importEdges().filter((e) => !allowed(e));
+  assert.deepEqual(bad.map(where), [], `imports that break the layers:\n${bad.map(where).join('\n')}`);
+});
+
+test('without the named config/ exceptions the folder graph has no cycle', () => {
+  const edges = importEdges().filter((e) => !CONFIG_EXCEPTIONS.some((x) => x.file === e.file && x.may.includes(e.to)));
+  assert.deepEqual(folderCycles(folderGraph(edges)), []);
+});
+
+test('each named exception is still needed (a stale one hides nothing)', () => {
+  const edges = importEdges();
+  for (const x of CONFIG_EXCEPTIONS) {
+    for (const to of x.may) {
+      assert.ok(edges.some((e) => e.file === x.file && e.to === to), `test/layers.ts: ${x.file} no longer imports ${to}; drop it from CONFIG_EXCEPTIONS`);
+    }
+  }
+});
+
+test('the checker sees an upward import, with its file and line', () => {
+  const planted: ImportEdge = { file: 'slots/schema.ts', line: 3, specifier: '../judge/prompt.js', from: 'slots', to: 'judge' };
+  assert.equal(allowed(planted), false);
+  assert.equal(where(planted), 'slots/schema.ts:3 imports ../judge/prompt.js (slots -> judge)');
+  assert.deepEqual(folderCycles(folderGraph([planted, { ...planted, from: 'judge', to: 'slots' }])), [['judge', 'slots']]);
+});
