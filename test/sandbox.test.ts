@@ -122,7 +122,9 @@ const timer = setInterval(count, 50); setTimeout(() => clearInterval(timer), 300
     assert.equal(t.status, 'submitted', t.error);
     const peak = Number(t.steps[0]!.note);
     // Unconfined, the bomb reaches 255 shells; the limit of 32 counts the agent, its threads and the sleeps too.
-    assert.ok(peak > 3 && peak <= 32, `peak of ${peak} bomb processes`);
+    // How far below the limit it stops depends on the machine (CI once saw 3: the agent's own threads count),
+    // so the floor only shows the bomb ran; the ceiling and the reaping below are the claims.
+    assert.ok(peak >= 1 && peak <= 32, `peak of ${peak} bomb processes`);
     assert.deepEqual(await processesWith(mark), [], 'bomb processes left running');
   });
 
