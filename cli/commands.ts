@@ -9,6 +9,7 @@ const json = (what: string): FlagDecl => ({ name: 'json', doc: `print ${what} as
 const offline = (role: string): FlagDecl => ({ name: 'offline', doc: `never call the ${role} model, even when one is configured (the offline path)` });
 const seed: FlagDecl = { name: 'seed', value: 'N', doc: 'the seed of the offline paths (default 0)' };
 const DATASET = '<dataset.jsonl | builtin>';
+const maxErrored: FlagDecl = { name: 'max-errored', value: 'pct', doc: 'the share of errored inputs tolerated, e.g. 5% (default none; IWB_MAX_ERRORED); past it the command exits 1 (docs/exit-codes.md)' };
 
 export const COMMAND_DECLS = {
   dataset: {
@@ -23,6 +24,7 @@ export const COMMAND_DECLS = {
           { name: 'out', value: 'file.jsonl', required: true, doc: 'where to write the dataset' },
           offline('operator'),
           seed,
+          maxErrored,
         ],
       },
       split: { args: DATASET, summary: 'which tasks are dev and which hold-out, with the strata counts', flags: [json('the split')] },
@@ -59,7 +61,7 @@ export const COMMAND_DECLS = {
           json('the agreement figures'),
           { name: 'task', value: 'id,...', doc: 'only these tasks (comma-separated ids)' },
           { name: 'concurrency', value: 'N', doc: 'judge sessions in flight (default 3)' },
-          { name: 'max-errored', value: 'pct', doc: 'the share of errored inputs tolerated, e.g. 5% (default none; IWB_MAX_ERRORED); past it the command exits 1 (docs/exit-codes.md)' },
+          maxErrored,
         ],
       },
     },
@@ -71,7 +73,7 @@ export const COMMAND_DECLS = {
       { name: 'run', value: 'id', doc: 'which run of a run folder that holds several' },
       { name: 'profile', value: 'iwb|paper', doc: 'the scoring profile (default: the one the run used)' },
       { name: 'out', value: 'folder', doc: 'where to write the reports (default: the report folder, IWB_REPORT_DIR)' },
-      { name: 'max-errored', value: 'pct', doc: 'the share of errored inputs tolerated, e.g. 5% (default none; IWB_MAX_ERRORED); past it the command exits 1 (docs/exit-codes.md)' },
+      maxErrored,
       json('the headline figures'),
     ],
   },
@@ -83,7 +85,7 @@ export const COMMAND_DECLS = {
       { name: 'metric', value: 'tcr|hr|sr', doc: 'the metric to rank by (default tcr)' },
       { name: 'mixed', doc: 'rank runs scored under different profiles anyway (refused otherwise: their figures are not comparable; re-score with iwb report --profile)' },
       { name: 'html', value: 'out.html', doc: "with two runs (A B): a page with both runs' headline figures and intervals, the paired difference per persona and difficulty, and the cases and slots that flipped, linked to both case pages" },
-      { name: 'max-errored', value: 'pct', doc: 'the share of errored inputs tolerated, e.g. 5% (default none; IWB_MAX_ERRORED); past it the command exits 1 (docs/exit-codes.md)' },
+      maxErrored,
     ],
   },
   open: {

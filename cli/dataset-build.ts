@@ -6,6 +6,8 @@ import { UsageMeter } from '../llm/usage.js';
 import { buildFromWebgen } from './build/build-dataset.js';
 import { parseCommand, usageOf } from './commands.js';
 import { UsageError, type CliIo } from './io.js';
+import { maxErroredOf } from './max-errored.js';
+import { judgeLoss } from '../stats/lost-input.js';
 
 const USAGE = usageOf('dataset', 'build');
 
@@ -28,6 +30,11 @@ export async function buildCommand(args: string[], io: CliIo, env: NodeJS.Proces
   await fs.writeFile(tmp, r.records.map((x) => JSON.stringify(x)).join('\n') + '\n');
   await fs.rename(tmp, file);
   for (const e of r.errors) io.err(`warning: ${e} (made offline instead)`);
+  // A build asked of a model that quietly came back partly offline is input lost: the same rule as a figure's.
+  const loss = judgeLoss({ errored: r.errors.length, total: r.modelParts, unit: 'model-made parts' }, maxErroredOf(flags, env), {
+    fate: 'made offline instead (each record says so in build.slots and mutation.method)',
+    lost: 'so the dataset is not the model\'s',
+  });
   const tokens = meter.get('operator');
   io.out(
     [
@@ -38,5 +45,6 @@ export async function buildCommand(args: string[], io: CliIo, env: NodeJS.Proces
       'weights, difficulty (K-means over this build) and the generic NEGATIVE slot are computed, never taken from a model',
     ].join('\n'),
   );
-  return 0;
+  if (loss.line) io.err(loss.line);
+  return loss.ok ? 0 : 1;
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { serveStatic, type ServedSite } from '../site/site-server.js';
 import { requireChromium } from '../config/chromium.js';
-import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
+import { readSettings } from '../config/settings.js';
+import { browserSandbox, chromiumLaunchOptions } from '../config/chromium-sandbox.js';
 import { guardPage } from '../vision/page-guard.js';
 import { installClickTracker, labelPage } from '../vision/som.js';
 import { parseCommand, usageOf } from './commands.js';
@@ -35,7 +36,9 @@ export async function somCommand(args: string[], io: CliIo): Promise<number> {
     url = `${served.url}/${encodeURIComponent(path.basename(file))}`;
   }
 
-  const browser = await chromium.launch({ executablePath: requireChromium(readSettings().chromium).path, args: CHROMIUM_ARGS });
+  // The page may be an agent's: Chromium keeps its own sandbox wherever a judged run's would (IWB_CHROMIUM_SANDBOX).
+  const settings = readSettings();
+  const browser = await chromium.launch(chromiumLaunchOptions(requireChromium(settings.chromium).path, browserSandbox(settings.chromiumSandbox)));
   try {
     const page = await browser.newPage({ viewport });
     const guard = await guardPage(page, new URL(url).origin);

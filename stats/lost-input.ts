@@ -52,15 +52,22 @@ export interface LossVerdict {
 
 export const percent = (share: number): string => `${Math.round(share * 1000) / 10}%`;
 
-export function judgeLoss(loss: InputLoss, tolerance: Tolerance): LossVerdict {
+/** What befell the errored inputs and what that means, for a command whose output is not a figure (a dataset build). */
+export interface LossWording {
+  fate: string;
+  lost: string;
+}
+const FIGURE_WORDING: LossWording = { fate: 'left out of every figure', lost: 'so the figures lost input' };
+
+export function judgeLoss(loss: InputLoss, tolerance: Tolerance, wording: LossWording = FIGURE_WORDING): LossVerdict {
   const share = loss.total === 0 ? 0 : loss.errored / loss.total;
   const tolerated = tolerance.from ? `${percent(tolerance.share)} tolerated (${tolerance.from} ${percent(tolerance.share)})` : 'none tolerated';
   if (loss.errored === 0) return { ok: true, share, line: tolerance.from ? `no ${loss.unit} errored; ${tolerated}` : null };
-  const head = `${loss.errored} of ${loss.total} ${loss.unit} errored (${percent(share)}), left out of every figure`;
+  const head = `${loss.errored} of ${loss.total} ${loss.unit} errored (${percent(share)}), ${wording.fate}`;
   // A float's margin, so 5 of 100 is within 5%.
   const ok = share <= tolerance.share + 1e-12;
   if (ok) return { ok, share, line: `${head}; within the ${tolerated}` };
-  return { ok, share, line: `${head}, so the figures lost input: over the ${tolerated}; exit 1 (--max-errored <pct>, or IWB_MAX_ERRORED for a run, tolerates a stated share)` };
+  return { ok, share, line: `${head}, ${wording.lost}: over the ${tolerated}; exit 1 (--max-errored <pct>, or IWB_MAX_ERRORED for a run, tolerates a stated share)` };
 }
 
 /** A tolerance already read (a setting's number), named by where it was set. */

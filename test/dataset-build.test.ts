@@ -108,6 +108,33 @@ test('build with the operator model: decomposed slots, zod-checked and retried, 
   assert.deepEqual((await loadDataset(path.join(dir, 'again.jsonl'))).tasks.map((x) => x.slots), d.tasks.map((x) => x.slots));
 });
 
+test('a build whose model errored on a part exits 1, naming the share made offline, unless --max-errored tolerates it', async () => {
+  const input = path.join(dir, 'two-lossy.jsonl');
+  await fs.writeFile(input, TWO.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  fake.reset();
+  fake.script((req) => {
+    if (schemaName(req) === 'slot_decomposition') {
+      // The colour test never gets a valid decomposition: retried, then that part is made offline.
+      if (JSON.stringify(req.body.messages).includes('Check the colours.')) return reply.json({ slots: [{ task: 't', expected_result: 'e', target_component: 'X', c_tech: 9 }] });
+      return reply.json({ slots: [{ task: 'Do it.', expected_result: 'It is done.', target_component: 'Main', c_tech: 1 }] });
+    }
+    const ids = [...String(req.body.messages[0]?.content).matchAll(/^- ([\w.-]+):/gm)].map((m) => m[1]!);
+    const persona = /Persona: (\w+)/.exec(String(req.body.messages[0]?.content))?.[1];
+    return reply.json({ instruction: `A ${persona} rewrite.`, omits: persona === 'Minimalist' ? ids : [], blurs: [], contradicts: persona === 'Contradictory' ? [ids[0]] : [] });
+  });
+  // 3 tests and 2 tasks x 4 personas: 11 parts asked of the model, 1 of them made offline (9.1%).
+  for (const [extra, code, said] of [
+    [[], 1, /1 of 11 model-made parts errored \(9\.1%\), made offline instead.*exit 1/],
+    [['--max-errored', '10%'], 0, /1 of 11 model-made parts errored \(9\.1%\).*within the 10% tolerated \(--max-errored 10%\)/],
+  ] as const) {
+    const io = capture();
+    const env = { IWB_OPERATOR_MODEL: 'fake-op', IWB_OPERATOR_BASE_URL: fake.baseURL, IWB_RUN_DIR: path.join(dir, `lossy-${code}`, 'runs') };
+    assert.equal(await datasetCommand(['build', '--from', 'webgen', input, '--out', path.join(dir, `lossy-${code}.jsonl`), ...extra], io, env), code, io.errText());
+    assert.match(io.errText(), said);
+    assert.match(io.errText(), /warning: w1 "Check the colours\.".*made offline instead/);
+  }
+});
+
 test('a bad WebGen record is named by file, line and field', async () => {
   const input = path.join(dir, 'bad.jsonl');
   await fs.writeFile(input, JSON.stringify(TWO[0]) + '\n' + JSON.stringify({ ...TWO[1], ui_instruct: [] }) + '\n');

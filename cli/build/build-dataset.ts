@@ -32,6 +32,8 @@ export interface BuildResult {
   records: BuiltRecord[];
   /** Tests whose decomposition failed with the model and were made offline instead. */
   errors: string[];
+  /** Parts the model was asked for (each test's decomposition, each record's persona instruction); 0 offline. */
+  modelParts: number;
   tasks: number;
 }
 
@@ -88,6 +90,7 @@ export async function buildFromWebgen(file: string, opts: BuildOptions): Promise
   return {
     tasks: tasks.length,
     errors: [...errors, ...personaErrors],
+    modelParts: opts.operator ? recs.reduce((n, r) => n + r.ui_instruct.length, 0) + records.length : 0,
     records: records.map((r) => {
       const how = made.get(r.original_id)!;
       const slots = taskById.get(r.original_id)!.slots;
