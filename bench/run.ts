@@ -17,6 +17,7 @@ import { start } from '../testkit/fake-server.js';
 import { playwright } from './playwright-run.js';
 import { readRunReport } from './read-run.js';
 import { sampleCalibration } from './calibrate.js';
+import { judgeLoss, NO_TOLERANCE } from '../stats/lost-input.js';
 import { sampleRss } from './rss.js';
 import { latencyMarkdown, type LatencyBench } from './latency.js';
 import { latencyBench } from './latency-run.js';
@@ -157,6 +158,10 @@ async function main(): Promise<void> {
       // Exit 1 is expected (the scripted judge fails about half the slots); anything else is the harness failing.
       if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the ${kind} run exited ${r.code}:\n${r.tail}`);
       const figures = await readRunReport(json, runDir, path.join(reportDir, 'report.json'), { wallMs: r.seconds * 1000, workers });
+      // A slot that errored times a failure, not a judging: the bench's figures would rest on fewer inputs than it ran.
+      const erroredSlots = figures.statuses.errored ?? 0;
+      const loss = judgeLoss({ errored: erroredSlots, total: Object.values(figures.statuses).reduce((a, b) => a + b, 0), unit: 'slots' }, NO_TOLERANCE);
+      if (!loss.ok) throw new Error(`bench: the ${kind} run at ${workers} worker(s): ${loss.line}\n${r.tail}`);
       const run: RunFigures = { workers, kind, ...(recordedWith !== undefined ? { recordedWith } : {}), startedAt, loadAtStart: loadAtRunStart, calibrationMs, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
       await workDir.saveFigures(run);
       runs.push(run);

@@ -62,7 +62,7 @@ export function extraFeature(question: string): string | null {
  * What pages or sections it has: that sentence and the one listing the site's parts.
  */
 const PURPOSE = /\b(?:what(?:'s| is)(?: the)? (?:site|website|app|application|it|this|project)(?: \w+)? (?:for|about)|purpose|main (?:goal|thing|point|idea|action|task|function|use)|(?:overall|big) (?:idea|picture|goal)|who (?:is|are) (?:it|this|the)(?: (?:site|website|app|application|page|platform))? for|who (?:will|would|should) use|(?:target|intended) (?:users?|audience)|what (?:should|can|do|will) (?:users|visitors|people) (?:be able to )?(?:do|mainly do)|what kind of (?:site|website|app)|in (?:a|one) (?:sentence|word|nutshell))\b/i;
-const STRUCTURE = /\b(?:what|which) (?:pages|sections|parts|screens|views|features|functions|functionalities|areas|tabs)\b|\bhow many (?:pages|sections|screens)\b|\b(?:structure|sitemap|site map|layout of the (?:site|website))\b|\bwhat (?:should|does|will) (?:it|the (?:site|website|app)) (?:have|include|contain|consist of)\b/i;
+const STRUCTURE = /\b(?:what|which)(?:'s|'re| is| are| would be| should be| will be)?(?: the| your)?(?: main| key| core| basic| different| other| important)? (?:pages|sections|parts|screens|views|features|functions|functionalities|areas|tabs|modules)\b|\bhow many (?:pages|sections|screens|parts)\b|\bhow (?:should|would|will) (?:it|the (?:site|website|app)) be (?:organi[sz]ed|structured|laid out)\b|\b(?:structure|sitemap|site map|layout of the (?:site|website))\b|\bwhat (?:should|does|will) (?:it|the (?:site|website|app)) (?:have|include|contain|consist of)\b/i;
 
 export function purposeKind(question: string): 'purpose' | 'structure' | null {
   if (STRUCTURE.test(question)) return 'structure';

@@ -30,7 +30,7 @@ export const LAYERS: readonly Layer[] = [
   { folder: '.', may: ['config', 'slots', 'specs'], why: 'playwright.config.ts' },
   { folder: 'cli', may: ['agent', 'config', 'judge', 'llm', 'personas', 'reporters', 'site', 'slots', 'stats', 'vision'], why: 'the iwb commands and dataset building' },
   { folder: 'bin', may: ['cli'], why: 'the iwb executable' },
-  { folder: 'bench', may: ['cli', 'config', 'protocol', 'reporters', 'site', 'slots', 'testkit', 'vision'], why: 'speed benches' },
+  { folder: 'bench', may: ['cli', 'config', 'protocol', 'reporters', 'site', 'slots', 'stats', 'testkit', 'vision'], why: 'speed benches' },
   {
     folder: 'test',
     may: ['.', 'agent', 'bench', 'cli', 'config', 'fixtures', 'judge', 'llm', 'personas', 'protocol', 'reporters', 'sandbox', 'site', 'slots', 'specs', 'stats', 'testkit', 'vision'],

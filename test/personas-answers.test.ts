@@ -32,6 +32,10 @@ describe('question kinds', () => {
     assert.equal(purposeKind("What's the main thing users should be able to do on the site?"), 'purpose');
     assert.equal(purposeKind('Who is this website for?'), 'purpose');
     assert.equal(purposeKind('What pages or sections should it have?'), 'structure');
+    // Asked the way agents ask, not only the battery's wording.
+    for (const q of ['What are the main sections?', 'Which pages do you need?', "What're the key features?", 'What would be the different parts of the site?', 'How should the site be organised?', 'How many pages should it have?']) {
+      assert.equal(purposeKind(q), 'structure', q);
+    }
     assert.equal(purposeKind('What colour should the header be?'), null);
   });
 
@@ -51,6 +55,14 @@ describe('the offline user on the public data', { skip: noData }, () => {
       const t = await createSimulatedUser(caseOf(`000010_${p}`)).answer("What's the main thing users should be able to do on the site?");
       assert.equal(t.refused, false, `${p}: ${t.answer}`);
       for (const w of ['wheel', 'spin', 'prizes']) assert.ok(tokens(t.answer).includes(w), `${p} lacks ${w}: ${t.answer}`);
+    }
+  });
+
+  test('"what are the main sections" is answered from the gold in every persona, not met with "no idea"', async () => {
+    for (const p of PERSONAS) {
+      const t = await createSimulatedUser(caseOf(`000019_${p}`)).answer('What are the main sections?');
+      assert.equal(t.refused, false, `${p}: ${t.answer}`);
+      assert.ok(tokens(t.answer).includes('software'), `${p}: ${t.answer}`);
     }
   });
 
