@@ -105,7 +105,9 @@ describe('iwb personas leak-test --max-errored', () => {
     fake.reset();
     brokenBroad();
     const io = capture();
-    assert.equal(await personasCommand(['leak-test', 'builtin', '--json', '--max-errored', '1%'], io, env()), 1);
+    assert.equal(await personasCommand(['leak-test', 'builtin', '--json', '--max-errored', '1%'], io, env()), 1, io.errText());
+    // Exit 1 is also what a refused preflight gives: the JSON on stdout is what says the battery ran.
+    assert.ok(io.outText().trim(), `no JSON on stdout; stderr: ${io.errText()}`);
     const out = JSON.parse(io.outText()) as Out;
     const cases = (await loadDataset('builtin')).cases;
     assert.equal(out.erroredTurns, cases.length, 'one broad question per case');
