@@ -1,27 +1,34 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { BROWSER_WS_VARIABLE } from './config/settings.js';
+import { BROWSER_WS_VARIABLE, readSettings, type Settings } from './config/settings.js';
 import { browserSandbox, chromiumLaunchOptions } from './config/chromium-sandbox.js';
-import { exitCodeOf, isUserError, startRun, type StartedRun } from './config/start.js';
 import { PERSONAS } from './slots/schema.js';
 import { personaSpecFile } from './specs/cases.js';
 import { rawProcessEnv } from './config/process-env.js';
 
-/** Every variable, the config file and the browser are checked here, before any test; a mistake is one message. */
-async function start(): Promise<StartedRun> {
+/**
+ * Every variable, the config file and the browser are checked here, before any test; a mistake is one message.
+ * Workers load this file too, and Playwright starts one after every failed slot: a worker only reads its
+ * settings. The runner has checked the same environment already (the config file's values included: it
+ * writes them into the environment its workers inherit), and the checks' modules (dataset loaders, simulated
+ * users, sandbox, agents) were a third of what a new worker imported before its first test.
+ */
+async function start(): Promise<Settings> {
+  if (rawProcessEnv().TEST_WORKER_INDEX) return readSettings();
+  const { startRun, exitCodeOf, isUserError } = await import('./config/start.js');
   try {
-    return await startRun(rawProcessEnv(), process.cwd(), { worker: Boolean(rawProcessEnv().TEST_WORKER_INDEX) });
+    const { settings, notes } = await startRun(rawProcessEnv(), process.cwd());
+    process.stderr.write(notes.map((n) => `[iwb] ${n}\n`).join(''));
+    return settings;
   } catch (e) {
     if (!isUserError(e)) throw e;
     process.stderr.write(`[iwb] ${e.message}\n`);
     process.exit(exitCodeOf(e));
   }
 }
-const { settings, notes } = await start();
+const settings = await start();
 const sharedBrowser = rawProcessEnv()[BROWSER_WS_VARIABLE];
-// Workers load this file too; only the runner announces.
-if (!rawProcessEnv().TEST_WORKER_INDEX) process.stderr.write(notes.map((n) => `[iwb] ${n}\n`).join(''));
 
 /** The Playwright HTML report of this run: in its report folder (IWB_REPORT_DIR). */
 const htmlReportDir = path.join(settings.reportDir, 'playwright-report');

@@ -33,7 +33,7 @@ export interface StartedRun {
  * value (settings, roles, judge), and a browser. Reading all of them here, in the runner, turns a bad
  * value into one message at start instead of one error per test in every worker.
  */
-export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = process.cwd(), opts: { worker?: boolean } = {}): Promise<StartedRun> {
+export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = process.cwd()): Promise<StartedRun> {
   try {
     checkEnv(env);
     const config = await applyConfigFile(env, cwd);
@@ -52,8 +52,8 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
     if (userKind(settings) === 'paper' && !roles.user) {
       throw new StartError(`${settings.user ? 'IWB_USER=paper' : `IWB_PROFILE=${settings.profile} (whose simulated user is the paper's)`}: ${userModelMissing()}`);
     }
-    // Workers load the config again; the runner has checked the dataset (1-2 s for the public release) already.
-    const cases = opts.worker ? [] : (await loadDataset(settings.dataset, cwd, memoisedPartition())).cases;
+    // Only the runner calls this (playwright.config.ts): workers read their settings and trust its checks.
+    const cases = (await loadDataset(settings.dataset, cwd, memoisedPartition())).cases;
     const slots = cases.flatMap((c) => c.slots);
     const unprobed = slots.filter((s) => !s.probe).length;
     // Without a judge, a slot with no probe is skipped: a run of such a dataset would spend the agent's tokens for nothing.
@@ -65,19 +65,17 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
     }
     // After the dataset's own checks: the agent is started last, once everything it depends on is known good.
     const agentNotes: string[] = [];
-    if (!opts.worker) {
-      configureSandbox(sandboxConfig(settings, cwd));
-      agentNotes.push(
-        ...(await checkAgentStarts(settings.agent, {
-          cases,
-          roles,
-          cwd,
-          env,
-          sandbox: getSandbox(),
-          ...(settings.agentStepTimeoutMs ? { commandStepTimeoutMs: settings.agentStepTimeoutMs } : {}),
-        })),
-      );
-    }
+    configureSandbox(sandboxConfig(settings, cwd));
+    agentNotes.push(
+      ...(await checkAgentStarts(settings.agent, {
+        cases,
+        roles,
+        cwd,
+        env,
+        sandbox: getSandbox(),
+        ...(settings.agentStepTimeoutMs ? { commandStepTimeoutMs: settings.agentStepTimeoutMs } : {}),
+      })),
+    );
     const agent = settings.agent.trim() === '' ? `${DEFAULT_AGENT} (the default: set IWB_AGENT, e.g. openai or command:<cmd>, to run your own)` : settings.agent;
     const notes = [
       `agent ${agent}${settings.agentName ? ` named ${settings.agentName}` : ''}${roles.agent ? ` · agent model ${roles.agent.model}` : ''}`,

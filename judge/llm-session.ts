@@ -15,6 +15,7 @@ import { turnMessages, type JudgeMode, type PageView } from './prompt.js';
 import { newNonce } from '../vision/neutralise.js';
 import { describeElement, installClickTracker, labelPage, type Labelling } from '../vision/som.js';
 import { attachPng, judgeStep } from './test-hooks.js';
+import { actsOnPage, sawPage } from './last-view.js';
 import type { JudgeStep, SiteUnderTest } from './types.js';
 import type { TokenUsage } from '../llm/usage.js';
 
@@ -70,6 +71,7 @@ export async function runSession(req: SessionRequest): Promise<SessionResult> {
     for (let step = 1; step <= req.stepCap + 1; step++) {
       const forced = step > req.stepCap;
       const labels = await responsive(page, labelPage(page), 'labelling the page');
+      sawPage(page, labels.screenshot);
       try {
         const view = await responsive(page, readView(page, labels, guard), 'reading the page');
         injection ??= findInjection([view.title, view.elements, view.visibleText, view.dialogs.join('\n'), view.path, await hiddenText(page)].join('\n'))?.excerpt ?? null;
@@ -96,6 +98,7 @@ export async function runSession(req: SessionRequest): Promise<SessionResult> {
           break;
         }
         const title = `judge: ${describeAction(action)}${targetOf(action, labels)}`;
+        actsOnPage(page);
         const result = await judgeStep(title, () => responsive(page, perform(page, action, labels, guard!), describeAction(action), ACTION_LIMIT_MS));
         history.push(`step ${step}: ${describeAction(action)} -> ${result.outcome}`);
         steps.push({ action: describeAction(action), detail: result.outcome, ...(attached ? { screenshot: shot } : {}) });

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Trajectory } from '../agent/trajectory.js';
 import { fileSafe } from '../protocol/atomic-write.js';
+import { caseHref, caseSlug } from './case-href.js';
 import { parseTrajectory } from '../agent/trajectory-schema.js';
 import type { Case, Degradation } from '../slots/schema.js';
 import type { SlotRecord } from './metrics.js';
@@ -14,6 +14,8 @@ import type { CaseResult } from './report-schema.js';
  * folder (trajectory.json, screenshots) when it is on this machine. Whatever is missing is said on the
  * page, never invented.
  */
+export { caseHref, caseSlug };
+
 export interface SlotExtras {
   judge?: string;
   /** Image attachments of the slot test (the LLM judge's labelled screenshots), in order. */
@@ -34,15 +36,6 @@ export interface CaseView {
   trajectoryNote?: string;
   runFolder?: string;
 }
-
-/** A file name per (agent, case, trial): readable, and unique even when sanitising makes two names meet. */
-export function caseSlug(agent: string, caseId: string, trial: number): string {
-  const readable = `${agent}--${caseId}${trial ? `--t${trial}` : ''}`.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 80);
-  const hash = createHash('sha256').update(`${agent}\0${caseId}\0${trial}`).digest('hex').slice(0, 8);
-  return `${readable}-${hash}`;
-}
-
-export const caseHref = (c: Pick<CaseResult, 'agent' | 'id' | 'trial'>): string => `cases/${caseSlug(c.agent, c.id, c.trial)}.html`;
 
 const recordKey = (agent: string, caseId: string, trial: number) => `${agent}\0${caseId}\0${trial}`;
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DIFFICULTIES, PERSONAS } from '../slots/schema.js';
 import { weightText } from '../slots/weights.js';
-import { caseHref } from './case-view.js';
+import { caseHref } from './case-href.js';
+import { esc } from './html-escape.js';
 import { fmt } from './format.js';
 import { costUnknownWhy, tokensText } from './fmt.js';
 import { breakdownTables } from './format-breakdowns.js';
@@ -9,15 +10,14 @@ import { headlineRows, type MetricKey } from './metric-table.js';
 import type { Aggregate, CaseResult, Report } from './report-schema.js';
 import { runHealth } from './run-health.js';
 
+export { esc };
+
 /**
  * summary.html: the report as one page a reviewer can open from disk or from the Playwright HTML report.
  * Everything is inline (CSS, SVG drawn here) and the page forbids itself any fetch, so it shows the same
  * offline, in CI artifacts and years later.
  */
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Case ids, agent names and findings come from datasets and agents' pages: every report string goes through here. */
-export const esc = (s: string | number): string => String(s).replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 
 const pct = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : (v * 100).toFixed(digits));
 /** The interval exactly as report.md rounds it, so the page and the Markdown never disagree in the last digit. */

@@ -8,18 +8,34 @@ export interface FreshPage {
   page: Page;
 }
 
+/** Something done to a new context before its page is used (a network rule), named so a spare made with it is recognised. */
+export interface Preparation {
+  key: string;
+  prepare(context: BrowserContext): Promise<unknown>;
+}
+
+export interface FreshOptions {
+  prepare?: Preparation;
+  /** The next call will ask for the same preparation (the next slot of a case): the spare is made with it, off the caller's time. */
+  nextLikeThis?: boolean;
+}
+
 /**
  * A new context with one blank page, as every look at an agent's site needs (no storage, cookies or
  * service worker left by an earlier look). Making one starts a renderer process, about 250 ms of a
  * 750 ms verify step (measured on 2 cores), so one spare is made ahead, in the background, while the
  * agent thinks about its next step; it has never loaded anything, so it is as fresh as one made on demand.
+ * A caller that will ask again with the same preparation (the judged slots of a case, each routed to the
+ * site's origin) has the spare prepared too; a spare prepared for something else is never handed out
+ * (a route cannot be taken back whole: Playwright keeps WebSocket routes), it is closed and a page made anew.
  * The spare costs one idle renderer per browser. The caller owns what it gets and closes the context.
  */
-const spares = new WeakMap<Browser, Promise<FreshPage | null>>();
+const spares = new WeakMap<Browser, { key: string | undefined; ready: Promise<FreshPage | null> }>();
 
-async function make(browser: Browser): Promise<FreshPage> {
+async function make(browser: Browser, prepare?: Preparation): Promise<FreshPage> {
   const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: SERVICE_WORKERS });
   try {
+    if (prepare) await prepare.prepare(context);
     return { context, page: await context.newPage() };
   } catch (e) {
     await context.close().catch(() => {});
@@ -27,17 +43,27 @@ async function make(browser: Browser): Promise<FreshPage> {
   }
 }
 
-function makeSpare(browser: Browser): void {
+function makeSpare(browser: Browser, prepare?: Preparation): void {
   if (!browser.isConnected()) return;
-  spares.set(browser, make(browser).catch(() => null));
+  spares.set(browser, { key: prepare?.key, ready: make(browser, prepare).catch(() => null) });
 }
 
-export async function freshPage(browser: Browser): Promise<FreshPage> {
+export async function freshPage(browser: Browser, opts: FreshOptions = {}): Promise<FreshPage> {
   const spare = spares.get(browser);
   spares.delete(browser);
-  const ready = spare ? await spare : null;
-  makeSpare(browser);
-  if (ready && !ready.page.isClosed() && browser.isConnected()) return ready;
+  const ready = spare ? await spare.ready : null;
+  makeSpare(browser, opts.nextLikeThis ? opts.prepare : undefined);
+  const usable = ready && !ready.page.isClosed() && browser.isConnected();
+  if (usable && spare?.key === opts.prepare?.key) return ready;
+  if (usable && spare?.key === undefined && opts.prepare) {
+    try {
+      await opts.prepare.prepare(ready.context);
+      return ready;
+    } catch (e) {
+      await ready.context.close().catch(() => {});
+      throw e;
+    }
+  }
   if (ready) await ready.context.close().catch(() => {});
-  return make(browser);
+  return make(browser, opts.prepare);
 }

@@ -9,6 +9,7 @@ import { startRun, StartError } from '../config/start.js';
 import { EnvError } from '../config/env-check.js';
 import { readRoles } from '../llm/roles.js';
 import { readSettings } from '../config/settings.js';
+import { readJudgeSettings } from '../judge/settings.js';
 import { releaseFile } from '../config/public-data.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -78,4 +79,18 @@ test('run start: a typo, a bad value, a missing judge for a probe-less dataset e
   if (!noPublic) {
     await assert.rejects(startRun({ IWB_DATASET: PUBLIC }, dir), (e: Error) => e instanceof StartError && /needs a judge model.*IWB_JUDGE_MODEL/.test(e.message));
   }
+});
+
+test("a worker's settings: read from the environment the runner left, they equal the runner's, config file included", async () => {
+  // playwright.config.ts: the runner runs startRun, which writes the config file's values into its environment;
+  // a worker inherits that environment and only reads its settings (no config file, no checks).
+  const dir = await tmp();
+  await fs.writeFile(path.join(dir, 'iwb.config.ts'), `export default { runDir: 'file-runs', workers: 3, judge: { mode: 'case', stepCap: 4 }, roles: { judge: { model: 'judge-m', baseURL: 'http://127.0.0.1:9/v1', apiKeyEnv: 'MY_JUDGE_KEY' } } };\n`);
+  const runnerEnv: NodeJS.ProcessEnv = { MY_JUDGE_KEY: 'sk-judge' };
+  const started = await startRun(runnerEnv, dir);
+  const workerEnv = { ...runnerEnv, TEST_WORKER_INDEX: '0' };
+  assert.deepEqual(readSettings(workerEnv, dir), started.settings);
+  assert.equal(started.settings.workers, 3, 'the file was read');
+  assert.deepEqual([readJudgeSettings(workerEnv), readRoles(workerEnv)], [readJudgeSettings(runnerEnv), readRoles(runnerEnv)]);
+  assert.equal(readRoles(workerEnv).judge?.model, 'judge-m');
 });

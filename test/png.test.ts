@@ -63,6 +63,29 @@ test('PNG: every row filter, in RGB and RGBA, decodes to the written pixels', ()
   for (let i = 0; i < img.data.length; i++) assert.equal(rgb[i], i % 4 === 3 ? 255 : img.data[i], `byte ${i}`);
 });
 
+/** The encoder as first written, one byte at a time: the word-wise one must write the very same file. */
+function byteWisePng(img: Rgba): Buffer {
+  const stride = img.width * 4;
+  const raw = Buffer.alloc(img.height * (stride + 1));
+  for (let y = 0; y < img.height; y++) {
+    raw[y * (stride + 1)] = 1;
+    for (let i = 0; i < stride; i++) raw[y * (stride + 1) + 1 + i] = (img.data[y * stride + i]! - (i >= 4 ? img.data[y * stride + i - 4]! : 0)) & 0xff;
+  }
+  return zlib.deflateSync(raw, { level: 1 });
+}
+
+test('PNG: the same bytes as a byte-wise encoder, so labelled screenshots (and the model calls recorded with them) do not change', () => {
+  for (const img of [noise(37, 23, 5), noise(1, 3, 9), { width: 64, height: 8, data: new Uint8Array(64 * 8 * 4).fill(255) }]) {
+    const png = encodePng(img);
+    const idat = png.subarray(41, png.length - 16);
+    assert.deepEqual(idat, byteWisePng(img));
+    // A view that does not start on a word boundary takes the byte-wise path and writes the same file.
+    const shifted = new Uint8Array(img.data.length + 1);
+    shifted.set(img.data, 1);
+    assert.deepEqual(encodePng({ ...img, data: shifted.subarray(1) }), png);
+  }
+});
+
 test('PNG: anything else is refused with what it is', () => {
   assert.throws(() => decodePng(Buffer.from('GIF89a not a png at all, long enough to read')), /not a PNG/);
   const png = encodePng(noise(4, 4));

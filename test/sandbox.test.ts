@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { createCommandAgent, type CommandAgentOptions } from '../agent/command/command-agent.js';
 import { startSite } from '../site/site.js';
+import { allowOnlyOrigin } from '../sandbox/browser-network.js';
 import { guardPage } from '../vision/page-guard.js';
 import { parseAgentLine } from '../agent/command/command-protocol.js';
 import { agentEnvironment, parseAgentEnvNames } from '../sandbox/env.js';
@@ -245,6 +246,39 @@ describe('the judged browser', () => {
     } finally {
       await guard.dispose();
       await page.close();
+      await Promise.all([site.close(), other.close()]);
+    }
+  });
+});
+
+describe('the judged browser, routed twice', () => {
+  test("the judge's guard inside the fixture's routed context: one route, the same refusals, counted by whoever was latest", async () => {
+    const other = await upgradeCounter('<title>other</title>');
+    const html = `<title>site</title><script>
+      window.leak = () => fetch('http://127.0.0.1:${other.port}/leak').catch(() => {});
+    </script>`;
+    const site = await upgradeCounter(html);
+    const context = await browser.newContext();
+    const routes: string[] = [];
+    const route = context.route.bind(context);
+    context.route = ((url: string, handler: never) => (routes.push(url), route(url, handler))) as typeof context.route;
+    const page = await context.newPage();
+    let fixture = 0;
+    try {
+      await allowOnlyOrigin(context, `http://127.0.0.1:${site.port}`, () => fixture++);
+      const guard = await guardPage(page, `http://127.0.0.1:${site.port}/`);
+      await page.goto(`http://127.0.0.1:${site.port}/`);
+      await page.evaluate(() => (window as unknown as { leak(): Promise<void> }).leak());
+      assert.deepEqual([guard.blocked(), fixture], [1, 0], "while the guard holds, the refusal is the guard's alone, as when its own route ran first");
+      assert.equal(routes.length, 1, 'the guard joined the route in force');
+      await guard.dispose();
+      await page.evaluate(() => (window as unknown as { leak(): Promise<void> }).leak());
+      assert.deepEqual([guard.blocked(), fixture], [1, 1], "after the guard, the fixture's route still refuses, and counts");
+      const elsewhere = await allowOnlyOrigin(context, `http://127.0.0.1:${other.port}`);
+      assert.equal(routes.length, 2, 'a rule for another origin is a route of its own');
+      await elsewhere.dispose();
+    } finally {
+      await context.close();
       await Promise.all([site.close(), other.close()]);
     }
   });

@@ -71,6 +71,13 @@ export async function labelPage(page: Page, opts: LabelOptions = {}): Promise<La
   const origin = safeOrigin(page.url());
   const found: Found[] = [];
   const toDispose: JSHandle[] = [];
+  // The screenshot is taken by the browser while the renderer walks the DOM and this process reads the
+  // candidates: the two only read the page, and one after the other they took a third longer. The viewport
+  // is read first, in the same renderer queue as the walk, since its scale picks the screenshot's path.
+  const view = page.evaluate(() => ({ width: document.documentElement.clientWidth || window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio }));
+  const shot = view.then((v) => viewportPng(page, v.dpr));
+  // Settled either way, so a failed walk never leaves a rejection unhandled.
+  shot.catch(() => {});
   await collectFrame(page.mainFrame(), { x: 0, y: 0 }, null, [], 'main');
 
   async function collectFrame(frame: Frame, offset: { x: number; y: number }, clipAbs: Rect | null, chain: Link[], label: string): Promise<void> {
@@ -131,8 +138,8 @@ export async function labelPage(page: Page, opts: LabelOptions = {}): Promise<La
     frame: f.frame,
   }));
   const points = found.map((f) => ({ x: f.raw.point.x + f.offset.x, y: f.raw.point.y + f.offset.y }));
-  const { dpr, ...viewport } = await page.evaluate(() => ({ width: document.documentElement.clientWidth || window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio }));
-  const screenshot = await viewportPng(page, dpr);
+  const { dpr: _dpr, ...viewport } = await view;
+  const screenshot = await shot;
   const labelled = opts.compose === false ? screenshot : composeLabels(screenshot, elements);
   const made: ElementHandle[] = [];
   return {
