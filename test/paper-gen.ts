@@ -1,3 +1,4 @@
+import { mulberry32, pick, type Rng } from '../stats/prng.js';
 import type { LogSpec } from './paper-logs.js';
 import { HARNESS } from './paper-logs.js';
 
@@ -13,20 +14,10 @@ import { HARNESS } from './paper-logs.js';
  * deliberately reads less than the paper's (agent/builtin/paper-protocol.ts), so the episode itself differs.
  */
 
-/** mulberry32: small, fast, and the same sequence on every machine for a seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded PRNG (stats/prng.ts): the same sequence on every machine for a seed. */
+export const rng = mulberry32;
 
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+type Rand = Rng;
 
 const PARTS = {
   ask: ['<boltAction type="ask_user">Which colours do you like?</boltAction>', '<boltAction type="ask_user"></boltAction>', "<boltAction type='ask_user'>Dark or light?</boltAction>"],
