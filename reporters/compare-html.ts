@@ -110,8 +110,13 @@ function flipTable(a: RunInput, b: RunInput, out: string): string {
     const slots = f.slots.map((s) => `<span class="flip"><b>${esc(s.id)}</b> <span class="slot ${esc(s.a)}">${esc(s.a)}</span>→<span class="slot ${esc(s.b)}">${esc(s.b)}</span></span>`).join(' ');
     return `<tr><td>${esc(c.id)}${c.trial ? ` (trial ${c.trial})` : ''}</td><td>${esc(c.persona)}</td><td>${esc(c.difficulty)}</td><td>${caseLink(a.file, out, f.a, 'A')}</td><td>${caseLink(b.file, out, f.b, 'B')}</td><td>${slots || '—'}</td></tr>`;
   });
-  const slotCount = flips.reduce((s, f) => s + f.slots.length, 0);
-  return `<p class="meta">${flips.length} case(s), ${slotCount} slot(s) changed status.</p><table class="flips"><thead><tr><th>case</th><th>persona</th><th>difficulty</th><th>run A</th><th>run B</th><th>slots A → B</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  // A case one run lacks changed nothing: it is counted apart, never as flipped slots.
+  const shared = flips.filter((f) => f.a && f.b);
+  const slotCount = shared.reduce((s, f) => s + f.slots.length, 0);
+  const onlyA = flips.filter((f) => !f.b).length;
+  const onlyB = flips.filter((f) => !f.a).length;
+  const apart = onlyA + onlyB > 0 ? ` Not in both runs, listed below without a change: ${onlyA} case(s) only in A, ${onlyB} only in B.` : '';
+  return `<p class="meta">${shared.length} shared case(s), ${slotCount} slot(s) changed status.${apart}</p><table class="flips"><thead><tr><th>case</th><th>persona</th><th>difficulty</th><th>run A</th><th>run B</th><th>slots A → B</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 const runLine = (name: string, label: string, r: RunInput) => {

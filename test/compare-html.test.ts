@@ -74,7 +74,8 @@ test('iwb compare A B --html: headline figures with intervals, paired difference
   assert.doesNotMatch(text, /\bmiddle \d/, 'no row for a difficulty neither run has');
 
   // Flips: links into each run's own report folder, relative to the page.
-  assert.match(text, /7 case\(s\), 10 slot\(s\) changed status/);
+  // t7 is only in A and t8 only in B: counted apart, their slots are no status change.
+  assert.match(text, /5 shared case\(s\), 5 slot\(s\) changed status\. Not in both runs, listed below without a change: 1 case\(s\) only in A, 1 only in B\./);
   const links = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
   const t6a = a.cases.find((c) => c.id === 't6_P-CON')!;
   const t6b = b.cases.find((c) => c.id === 't6_P-CON')!;
