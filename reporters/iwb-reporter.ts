@@ -135,9 +135,12 @@ export default class IwbReporter implements Reporter {
     try {
       run = reportedRun(this.runs, { profile: settings.profile, dataset: this.dataset });
     } catch (e) {
-      // No report is better than one that scores two runs under one run's rules.
-      process.stderr.write(`[iwb] no report written: ${(e as Error).message}\n`);
-      return { status: 'failed' };
+      // No report is better than one that scores two runs under one run's rules. Said here (Playwright hands a
+      // reporter's error only to the reporters' onError) and thrown: a reporter's error is what fails
+      // merge-reports, which ignores a returned status, as well as a run.
+      const message = `[iwb] no report written: ${(e as Error).message}`;
+      process.stderr.write(`${message}\n`);
+      throw new Error(message);
     }
     // What the episodes said they ran in, with what this machine and these settings enforce around them.
     const sandbox = enforcedSandbox({
