@@ -140,7 +140,7 @@ export default class IwbReporter implements Reporter {
       // merge-reports, which ignores a returned status, as well as a run.
       const message = `[iwb] no report written: ${(e as Error).message}`;
       process.stderr.write(`${message}\n`);
-      throw new Error(message);
+      throw new Error(message, { cause: e });
     }
     // What the episodes said they ran in, with what this machine and these settings enforce around them.
     const sandbox = enforcedSandbox({
