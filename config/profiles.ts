@@ -1,4 +1,4 @@
-import type { UserKind } from '../personas/types.js';
+import type { UserKind } from '../protocol/enums.js';
 
 /**
  * A profile is the set of scoring rules a run follows, kept as data in one table so a rule differs
@@ -8,11 +8,20 @@ import type { UserKind } from '../personas/types.js';
 export const PROFILE_NAMES = ['iwb', 'paper'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
+/** IWB_JUDGE_MODE: one judge session per slot test, or one per case. */
+export const JUDGE_MODES = ['slot', 'case'] as const;
+export type JudgeMode = (typeof JUDGE_MODES)[number];
+
 export interface Profile {
   /** The simulated user when IWB_USER is unset. */
   defaultUser: UserKind;
-  /** How the LLM judge is run: one session per slot, or the paper's one session per case. */
-  judgeSession: 'slot' | 'case';
+  /**
+   * How the LLM judge is run: one session per slot, or the paper's one session per case. It is the default
+   * of IWB_JUDGE_MODE, which may choose only among `judgeModes` (config/judge-settings.ts refuses the others at start).
+   */
+  judgeSession: JudgeMode;
+  /** The judge sessions IWB_JUDGE_MODE may choose under this profile; `judgeSession` is one of them. */
+  judgeModes: readonly JudgeMode[];
   /** Turns of the paper-shaped case session; the last one demands a verdict for every slot. */
   judgeTurns: number;
   /** Screenshots the judge keeps in memory (null: all of them). */
@@ -46,6 +55,8 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
   iwb: {
     defaultUser: 'contained',
     judgeSession: 'slot',
+    // A case-wide session of the per-slot SoM judge (llm-judge's case mode) keeps the iwb rules otherwise.
+    judgeModes: ['slot', 'case'],
     judgeTurns: 16,
     judgeScreenshotMemory: null,
     stickyPass: false,
@@ -62,6 +73,8 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
   paper: {
     defaultUser: 'paper',
     judgeSession: 'case',
+    // The paper's judge is a case session by construction: a per-slot session would not be the paper's judge.
+    judgeModes: ['case'],
     judgeTurns: 16,
     judgeScreenshotMemory: 3,
     stickyPass: true,
