@@ -1,24 +1,37 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { BROWSER_WS_VARIABLE, readSettings, type Settings } from './config/settings.js';
+import { settingsOf, type Settings } from './config/settings.js';
 import { browserSandbox, chromiumLaunchOptions } from './config/chromium-sandbox.js';
+import { readRunConfig, writeRunConfig } from './config/run-config.js';
+import { installRunContext } from './config/run-context.js';
+import { publishRunConfig, readRunState } from './config/run-state.js';
 import { PERSONAS } from './slots/schema.js';
 import { personaSpecFile } from './specs/cases.js';
 import { rawProcessEnv } from './config/process-env.js';
 
+/** The run's one binding to the process's environment: everything the run loads after this file takes it from here. */
+const env = rawProcessEnv();
+
 /**
  * Every variable, the config file and the browser are checked here, before any test; a mistake is one message.
- * Workers load this file too, and Playwright starts one after every failed slot: a worker only reads its
- * settings. The runner has checked the same environment already (the config file's values included: it
- * writes them into the environment its workers inherit), and the checks' modules (dataset loaders, simulated
- * users, sandbox, agents) were a third of what a new worker imported before its first test.
+ * The settings checked are frozen into a file of the run folder (config/run-config.ts) named to the workers.
+ * Workers load this file too, and Playwright starts one after every failed slot: a worker only reads that
+ * file, never the settings variables of its own environment, and trusts the runner's checks (their modules:
+ * dataset loaders, simulated users, sandbox, agents, were a third of what a new worker imported).
  */
 async function start(): Promise<Settings> {
-  if (rawProcessEnv().TEST_WORKER_INDEX) return readSettings();
-  const { startRun, exitCodeOf, isUserError } = await import('./config/start.js');
+  const state = readRunState(env);
+  if (state.worker) {
+    const run = readRunConfig(state.runConfig);
+    installRunContext({ run, env });
+    return settingsOf(run);
+  }
+  const { startRun, exitCodeOf, isUserError } = await import('./launch/start.js');
   try {
-    const { settings, notes } = await startRun(rawProcessEnv(), process.cwd());
+    const { settings, run, notes } = await startRun(env, process.cwd());
+    publishRunConfig(writeRunConfig(settings.runDir, run), env);
+    installRunContext({ run, env });
     process.stderr.write(notes.map((n) => `[iwb] ${n}\n`).join(''));
     return settings;
   } catch (e) {
@@ -28,7 +41,7 @@ async function start(): Promise<Settings> {
   }
 }
 const settings = await start();
-const sharedBrowser = rawProcessEnv()[BROWSER_WS_VARIABLE];
+const sharedBrowser = readRunState(env).browserWs;
 
 /** The Playwright HTML report of this run: in its report folder (IWB_REPORT_DIR). */
 const htmlReportDir = path.join(settings.reportDir, 'playwright-report');
@@ -54,7 +67,7 @@ export default defineConfig({
   fullyParallel: true,
   // Episodes and judges wait on browsers and models more than on the CPU: one worker per core.
   workers: settings.workers ?? os.cpus().length,
-  forbidOnly: Boolean(rawProcessEnv().CI),
+  forbidOnly: Boolean(env.CI),
   retries: 0,
   timeout: 120_000,
   // One line per case in the terminal (--reporter=list prints every slot and its failure); the HTML report
@@ -62,7 +75,8 @@ export default defineConfig({
   reporter: [
     ['./reporters/case-lines.ts'],
     ['html', { open: 'never', outputFolder: htmlReportDir }],
-    ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, dataset: settings.dataset, htmlReportDir, ...(settings.prices ? { prices: settings.prices } : {}) }],
+    // Profile, dataset and judge come from what the tests recorded (fixtures/run-annotation.ts), not from here.
+    ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, htmlReportDir, ...(settings.prices ? { prices: settings.prices } : {}) }],
     ...allure,
   ],
   use: {

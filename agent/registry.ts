@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ModelClient } from '../llm/client.js';
-import type { Role } from '../llm/roles.js';
+import type { Role } from '../config/roles.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { StartCheckContext } from './start-check.js';
 import type { Agent } from './types.js';

@@ -1,5 +1,5 @@
 import { closestOf } from '../config/env-registry.js';
-import type { RoleConfigs } from '../llm/roles.js';
+import type { RoleConfigs } from '../config/roles.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Case } from '../slots/schema.js';
 import { DEFAULT_AGENT, listAdapters } from './registry.js';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { rawProcessEnv } from '../config/process-env.js';
+import { cliEnv } from '../cli/io.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -8,7 +8,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export function playwright(args: string[], env: Record<string, string>): Promise<{ code: number | null; seconds: number; tail: string }> {
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...rawProcessEnv(), CI: '1', ...env } });
+    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...cliEnv(), CI: '1', ...env } });
     let tail = '';
     const keep = (d: Buffer) => {
       tail = (tail + d.toString()).slice(-4000);

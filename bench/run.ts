@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSettings } from '../config/settings.js';
+import { cliEnv } from '../cli/io.js';
 import { releaseFile } from '../config/public-data.js';
 import { start } from '../testkit/fake-server.js';
 import { playwright } from './playwright-run.js';
@@ -29,7 +30,7 @@ import { benchMarkdown, BenchSchema, TARGETS, targetsMet, type Bench, type RunFi
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // The public release as the project's tests find it (IWB_PUBLIC_DATA, ../shared/data, the fetch cache).
-const PUBLIC = releaseFile('interactweb-bench', 'all.jsonl').path;
+const PUBLIC = releaseFile('interactweb-bench', 'all.jsonl', cliEnv()).path;
 
 interface Options {
   quick: boolean;
@@ -176,7 +177,7 @@ async function main(): Promise<void> {
     // A kept folder gathers the runs of earlier invocations too.
     if (opts.work) runs.splice(0, runs.length, ...(await workDir.allFigures()));
 
-    const settings = readSettings();
+    const settings = readSettings(cliEnv());
     const somUnit = sampleCalibration(500);
     const som = { ...(await somBench(settings.chromium)), calibrationMs: somUnit.stop() };
     const rescore = ranIn ? await rescoreBench(ranIn, opts.dataset) : undefined;

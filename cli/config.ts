@@ -5,8 +5,8 @@ import { declaredEnv } from '../config/env-registry.js';
 import { checkEnv } from '../config/env-check.js';
 import { resolveConfig, type ResolvedConfig, type Source } from '../config/file.js';
 import { readSettings, SETTINGS_VARIABLES } from '../config/settings.js';
-import { readJudgeSettings } from '../judge/settings.js';
-import { readRoles, roleVariable, ROLES } from '../llm/roles.js';
+import { readJudgeSettings } from '../config/judge-settings.js';
+import { readRoles, roleVariable, ROLES } from '../config/roles.js';
 import { parseCommand, usageOf } from './commands.js';
 import { cliEnv, UsageError, type CliIo } from './io.js';
 

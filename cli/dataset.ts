@@ -5,7 +5,7 @@ import { loadDataset } from '../slots/load.js';
 import { rawCheckBuiltin, rawCheckJsonl, type RawFinding } from '../slots/raw-check.js';
 import { parseCommand, usageOf } from './commands.js';
 import { cliEnv, UsageError, type CliIo } from './io.js';
-import { EXIT_CODES } from '../config/start.js';
+import { EXIT_CODES } from '../launch/start.js';
 
 export async function datasetCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = cliEnv()): Promise<number> {
   const sub = args[0];

@@ -14,7 +14,7 @@ export const GENERATED_TABLES = {
     file: 'docs/configuration.md',
     source: 'config/settings-table.ts, the role families and the other declareEnv() calls',
     // env-check loads every module that declares a variable, whichever entry point asked.
-    render: async () => (await import('../config/env-check.js'), (await import('../config/settings-docs.js')).settingsMarkdownRows().join('\n')),
+    render: async () => (await import('../config/env-check.js'), (await import('./settings-docs.js')).settingsMarkdownRows().join('\n')),
   },
   providers: { file: 'docs/providers.md', source: 'llm/quirks.ts', render: async () => quirksMarkdown() },
 } as const;

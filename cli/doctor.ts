@@ -1,7 +1,7 @@
 import { describeChromium } from '../config/chromium.js';
 import { readSettings } from '../config/settings.js';
 import { allNeeds, describePreflight, preflight } from '../llm/preflight.js';
-import { readRoles } from '../llm/roles.js';
+import { readRoles } from '../config/roles.js';
 import { parseCommand, usageOf } from './commands.js';
 import { cliEnv, UsageError, type CliIo } from './io.js';
 

@@ -29,7 +29,7 @@ export async function judgeCommand(args: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer\n${USAGE}`);
 
   const tolerance = maxErroredOf(flags);
-  const settings = readSettings();
+  const settings = readSettings(cliEnv());
   const all = await loadBuiltinTasks();
   const wanted = flags.has('task') ? String(flags.get('task')).split(',').map((t) => t.trim()).filter(Boolean) : null;
   const unknown = wanted?.filter((id) => !all.some((t) => t.id === id)) ?? [];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { checkEnv } from '../config/env-check.js';
 import { applyConfigFile } from '../config/file.js';
-import { exitCodeOf, isUserError } from '../config/start.js';
+import { exitCodeOf, isUserError } from '../launch/start.js';
 import { DatasetError } from '../slots/errors.js';
 import { helpOf, isCommandName, overview, type CommandName } from './commands.js';
 import { datasetCommand } from './dataset.js';
@@ -66,7 +66,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   try {
     if (COMMANDS[name].usesConfig) {
       checkEnv(cliEnv());
-      await applyConfigFile();
+      await applyConfigFile(cliEnv());
     }
     return await (await COMMANDS[name].run())(rest, io);
   } catch (e) {

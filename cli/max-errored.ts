@@ -1,6 +1,6 @@
 import { readSettings, SETTINGS_VARIABLES } from '../config/settings.js';
 import { MAX_ERRORED_FLAG, toleranceFrom, toleranceOf, type Tolerance } from '../stats/lost-input.js';
-import { UsageError } from './io.js';
+import { cliEnv, UsageError } from './io.js';
 
 /**
  * A figure-producing command's tolerance of errored inputs: `--max-errored <pct>`, else IWB_MAX_ERRORED (the
@@ -16,5 +16,5 @@ export function maxErroredOf(flags: Map<string, string | true>, env?: Readonly<R
       throw new UsageError((e as Error).message);
     }
   }
-  return toleranceFrom(readSettings(env).maxErrored, SETTINGS_VARIABLES.maxErrored);
+  return toleranceFrom(readSettings(env ?? cliEnv()).maxErrored, SETTINGS_VARIABLES.maxErrored);
 }

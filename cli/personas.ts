@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ModelClient } from '../llm/client.js';
-import type { Role } from '../llm/roles.js';
+import type { Role } from '../config/roles.js';
 import { checkCommandRoles, commandClients } from '../llm/run-clients.js';
 import { UsageMeter } from '../llm/usage.js';
 import { runLeakTest, type LeakTestReport } from '../personas/leak-test.js';

@@ -10,7 +10,7 @@ import { maxErroredOf } from './max-errored.js';
 import { readRunRecords } from '../reporters/run-records.js';
 import { writeReportFolder } from '../reporters/write-report.js';
 import { parseCommand, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 
 const REPORT_USAGE = usageOf('report');
 
@@ -36,7 +36,7 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
   }
   const runProfile: ProfileName = isProfile(read.run.meta.profile) ? read.run.meta.profile : 'iwb';
   const profile: ProfileName = asked !== undefined && isProfile(asked) ? asked : runProfile;
-  const settings = readSettings();
+  const settings = readSettings(cliEnv());
   const out = path.resolve(typeof flags.get('out') === 'string' ? String(flags.get('out')) : settings.reportDir);
   const note = profileSwitchNote(runProfile, profile);
   const written = await writeReportFolder(out, {

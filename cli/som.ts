@@ -8,7 +8,7 @@ import { browserSandbox, chromiumLaunchOptions } from '../config/chromium-sandbo
 import { guardPage } from '../vision/page-guard.js';
 import { installClickTracker, labelPage } from '../vision/som.js';
 import { parseCommand, usageOf } from './commands.js';
-import { UsageError, type CliIo } from './io.js';
+import { cliEnv, UsageError, type CliIo } from './io.js';
 
 const USAGE = usageOf('som');
 
@@ -37,7 +37,7 @@ export async function somCommand(args: string[], io: CliIo): Promise<number> {
   }
 
   // The page may be an agent's: Chromium keeps its own sandbox wherever a judged run's would (IWB_CHROMIUM_SANDBOX).
-  const settings = readSettings();
+  const settings = readSettings(cliEnv());
   const browser = await chromium.launch(chromiumLaunchOptions(requireChromium(settings.chromium).path, browserSandbox(settings.chromiumSandbox)));
   try {
     const page = await browser.newPage({ viewport });

@@ -2,19 +2,19 @@ import { closestKnown, unknownEnv } from './env-registry.js';
 // Every module that declares variables, so the registry is complete before anything is checked.
 // A new settings module adds one import here (test/env-registry.test.ts fails until it does).
 import './settings.js';
-import '../llm/roles.js';
-import '../llm/limits.js';
-import '../judge/settings.js';
+import './roles.js';
+import './role-limits.js';
+import './judge-settings.js';
 import './file.js';
 import './public-data.js';
-import { rawProcessEnv } from './process-env.js';
+import './run-config.js';
 
 export class EnvError extends Error {
   override name = 'EnvError';
 }
 
 /** Throws on any IWB_* variable nothing declares, naming the closest known one. */
-export function checkEnv(env: Readonly<Record<string, string | undefined>> = rawProcessEnv()): void {
+export function checkEnv(env: Readonly<Record<string, string | undefined>>): void {
   const unknown = unknownEnv(env);
   if (unknown.length === 0) return;
   const lines = unknown.map((u) => `  ${u.name}${u.closest ? `: did you mean ${u.closest}?` : ''}`);

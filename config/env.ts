@@ -1,9 +1,10 @@
-import { readJudgeSettings, type JudgeSettings } from '../judge/settings.js';
-import { readLimits, type RoleLimits } from '../llm/limits.js';
-import { readRoles, type Role, type RoleConfigs } from '../llm/roles.js';
+import { readJudgeSettings, type JudgeSettings } from './judge-settings.js';
+import { readLimits, type RoleLimits } from './role-limits.js';
+import { readRoles, type Role, type RoleConfigs } from './roles.js';
 import { checkEnv } from './env-check.js';
-import { rawProcessEnv } from './process-env.js';
-import { readSettings, RUN_ID_VARIABLE, type Settings } from './settings.js';
+import type { RunConfig } from './run-config.js';
+import { runContext } from './run-context.js';
+import { readSettings, RUN_ID_VARIABLE, settingsOf, type Settings } from './settings.js';
 
 /**
  * The one place the harness reads its environment: every variable, checked (no unknown IWB_* name) and
@@ -12,7 +13,7 @@ import { readSettings, RUN_ID_VARIABLE, type Settings } from './settings.js';
  * builds one from a plain record with `readEnv({...})`.
  *
  * Adding a run or judge setting is one row of config/settings-table.ts (docs/settings.md); a role family is a
- * row of ROLE_FIELDS in llm/roles.ts. Another variable is declared with `declareEnv` where it is read; its
+ * row of ROLE_FIELDS in config/roles.ts. Another variable is declared with `declareEnv` where it is read; its
  * module is imported by config/env-check.ts (test/env-registry.test.ts fails until it is).
  */
 export interface Env {
@@ -29,12 +30,26 @@ export interface Env {
 
 export type EnvSource = Readonly<Record<string, string | undefined>>;
 
-export function readEnv(env: EnvSource = rawProcessEnv(), cwd = process.cwd()): Env {
+/** A command's reading: every variable of the environment it was given. */
+export function readEnv(env: EnvSource, cwd = process.cwd()): Env {
   checkEnv(env);
   const settings = readSettings(env, cwd);
+  return withRoles(settings, readJudgeSettings(env), env);
+}
+
+/**
+ * A run's reading, in the runner and its workers alike: the settings and the judge's from the frozen run config
+ * (config/run-config.ts), whatever this process's environment says of them; the model roles, their limits and
+ * the run's id from the environment (the roles' keys are never written to the run folder).
+ */
+export function runEnv(run: RunConfig, env: EnvSource): Env {
+  return withRoles(settingsOf(run), readJudgeSettings(run.variables), env);
+}
+
+function withRoles(settings: Settings, judge: JudgeSettings, env: EnvSource): Env {
   return {
     settings,
-    judge: readJudgeSettings(env),
+    judge,
     roles: readRoles(env),
     limits: readLimits(env, settings.runDir),
     runId: env[RUN_ID_VARIABLE] || undefined,
@@ -44,8 +59,11 @@ export function readEnv(env: EnvSource = rawProcessEnv(), cwd = process.cwd()): 
 
 let current: Env | undefined;
 
-/** The process's environment, read once; entry points (fixtures, reporter, CLI) call this. */
-export function processEnv(): Env {
-  current ??= readEnv(rawProcessEnv(), process.cwd());
+/** This run process's Env, read once from the run context playwright.config.ts installed (fixtures call this). */
+export function currentRunEnv(): Env {
+  if (!current) {
+    const { run, env } = runContext();
+    current = runEnv(run, env);
+  }
   return current;
 }

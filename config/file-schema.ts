@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLE_FIELDS, roleVariable, ROLES, type Role } from '../llm/roles.js';
+import { ROLE_FIELDS, roleVariable, ROLES, type Role } from './roles.js';
 import { FILE_BLOCKS, SETTINGS_TABLE, type SettingRow } from './settings-table.js';
 
 /**
@@ -8,7 +8,7 @@ import { FILE_BLOCKS, SETTINGS_TABLE, type SettingRow } from './settings-table.j
  * configuration with two sources: the environment wins, and each reader validates its values as it always
  * did. Keys never go in the file: a role names the variable that holds its key (`apiKeyEnv`).
  * Everything here is generated from the settings table (config/settings-table.ts) and the role families
- * (llm/roles.ts): a setting gets a file key by its row's `file` entry.
+ * (config/roles.ts): a setting gets a file key by its row's `file` entry.
  */
 type FileRowOf<R> = R extends { file: { key: infer K extends string } } ? { key: K; schema: R extends { file: { schema: infer S extends z.ZodType } } ? S : z.ZodString } : never;
 type FileShape<T extends Record<string, SettingRow>> = { [R in keyof T as FileRowOf<T[R]>['key']]: z.ZodOptional<FileRowOf<T[R]>['schema']> };

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { declareEnv, isKnownEnv } from './env-registry.js';
 import { describeIssue, FILE_VARIABLES, IwbConfigSchema } from './file-schema.js';
-import { ROLES } from '../llm/roles.js';
-import { rawProcessEnv } from './process-env.js';
+import { ROLES } from './roles.js';
 
 const CONFIG_VARIABLE = declareEnv('IWB_CONFIG', 'the config file (default: iwb.config.ts or iwb.config.json in the working folder)');
 export const CONFIG_NAMES = ['iwb.config.ts', 'iwb.config.json'] as const;
@@ -81,7 +80,7 @@ function flatten(config: unknown, file: string, env: Readonly<Record<string, str
 }
 
 /** The environment and the config file as one configuration; the environment wins. */
-export async function resolveConfig(env: Readonly<Record<string, string | undefined>> = rawProcessEnv(), cwd = process.cwd()): Promise<ResolvedConfig> {
+export async function resolveConfig(env: Readonly<Record<string, string | undefined>>, cwd = process.cwd()): Promise<ResolvedConfig> {
   const file = findConfigFile(env, cwd);
   const merged: Record<string, string | undefined> = { ...env };
   const sources = new Map<string, Source>();
@@ -105,7 +104,7 @@ export async function resolveConfig(env: Readonly<Record<string, string | undefi
  * For entry points (playwright.config.ts, the CLI): the file's values go into this process's environment
  * where the environment sets nothing, so Playwright's workers, which inherit it, see one configuration.
  */
-export async function applyConfigFile(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = process.cwd()): Promise<ResolvedConfig> {
+export async function applyConfigFile(env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<ResolvedConfig> {
   const resolved = await resolveConfig(env, cwd);
   for (const [k, v] of Object.entries(resolved.env)) if (v !== undefined && (env[k] ?? '') === '') env[k] = v;
   return resolved;

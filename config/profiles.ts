@@ -1,18 +1,32 @@
-import type { UserKind } from '../personas/types.js';
+import type { UserKind } from '../protocol/enums.js';
+import { profile as iwb } from './profiles/iwb.js';
+import { profile as paper } from './profiles/paper.js';
 
 /**
- * A profile is the set of scoring rules a run follows, kept as data in one table so a rule differs
- * between profiles in exactly one place. `iwb` keeps harness failures apart from the model's; `paper`
- * follows the published scripts so numbers line up with the paper's tables.
+ * A profile is a bundle: the user, the judge session, the reading of the agent's replies and the scoring a
+ * run follows, one module per profile in config/profiles/ (`iwb.ts`, `paper.ts`), each naming every rule
+ * below, so a rule differs between profiles in exactly one place per profile. `iwb` keeps harness failures
+ * apart from the model's; `paper` follows the published scripts so numbers line up with the paper's tables.
+ * The bundles are data, low in the layers: each layer turns a rule into its strategy (judge/select.ts the
+ * session, personas/user.ts the user, reporters/ the scoring), none branches on a profile's name.
  */
 export const PROFILE_NAMES = ['iwb', 'paper'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
+/** IWB_JUDGE_MODE: one judge session per slot test, or one per case. */
+export const JUDGE_MODES = ['slot', 'case'] as const;
+export type JudgeMode = (typeof JUDGE_MODES)[number];
+
 export interface Profile {
   /** The simulated user when IWB_USER is unset. */
   defaultUser: UserKind;
-  /** How the LLM judge is run: one session per slot, or the paper's one session per case. */
-  judgeSession: 'slot' | 'case';
+  /**
+   * How the LLM judge is run: one session per slot, or the paper's one session per case. It is the default
+   * of IWB_JUDGE_MODE, which may choose only among `judgeModes` (config/judge-settings.ts refuses the others at start).
+   */
+  judgeSession: JudgeMode;
+  /** The judge sessions IWB_JUDGE_MODE may choose under this profile; `judgeSession` is one of them. */
+  judgeModes: readonly JudgeMode[];
   /** Turns of the paper-shaped case session; the last one demands a verdict for every slot. */
   judgeTurns: number;
   /** Screenshots the judge keeps in memory (null: all of them). */
@@ -42,40 +56,8 @@ export interface Profile {
   tcrWithoutPositive: 'none' | 'all-slots';
 }
 
-export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
-  iwb: {
-    defaultUser: 'contained',
-    judgeSession: 'slot',
-    judgeTurns: 16,
-    judgeScreenshotMemory: null,
-    stickyPass: false,
-    unmentioned: 'errored',
-    judgeInstruction: 'gold',
-    crashRule: false,
-    vci: 'per-case-mean',
-    iasWithoutReasoning: null,
-    stepCounting: 'steps',
-    erroredVerdict: 'left-out',
-    unevaluatedCase: 'left-out',
-    tcrWithoutPositive: 'none',
-  },
-  paper: {
-    defaultUser: 'paper',
-    judgeSession: 'case',
-    judgeTurns: 16,
-    judgeScreenshotMemory: 3,
-    stickyPass: true,
-    unmentioned: 'fail',
-    judgeInstruction: 'gold-if-submitted',
-    crashRule: true,
-    vci: 'pooled',
-    iasWithoutReasoning: 1,
-    stepCounting: 'script',
-    erroredVerdict: 'fail',
-    unevaluatedCase: 'zero',
-    tcrWithoutPositive: 'all-slots',
-  },
-};
+/** The bundles, one module each in config/profiles/ (test/profile-bundles.test.ts lists the folder against this table). */
+export const PROFILES: Readonly<Record<ProfileName, Profile>> = { iwb, paper };
 
 export function profileOf(name: ProfileName): Profile {
   return PROFILES[name];

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { declareEnv } from './env-registry.js';
-import { rawProcessEnv } from './process-env.js';
 
 /**
  * Where the third-party public releases are on this machine. Only the project's own tests and the bench
@@ -22,7 +21,7 @@ export type ReleaseName = (typeof RELEASE_NAMES)[number];
 const PROJECT_ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /** Where `iwb dataset fetch` keeps a release: the user's cache, never the project (the data is not ours to commit). */
-export function releaseCacheDir(name: ReleaseName, env: Readonly<Record<string, string | undefined>> = rawProcessEnv()): string {
+export function releaseCacheDir(name: ReleaseName, env: Readonly<Record<string, string | undefined>>): string {
   const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(base, 'iwb', 'datasets', name);
 }
@@ -32,7 +31,7 @@ export function releaseCacheDir(name: ReleaseName, env: Readonly<Record<string, 
  * it); `../shared/data/<name>` beside the project, where this project's CI keeps them; the fetch cache.
  * Undefined when none holds it, with the places looked at in `looked`.
  */
-export function findRelease(name: ReleaseName, env: Readonly<Record<string, string | undefined>> = rawProcessEnv()): { dir?: string; looked: string[] } {
+export function findRelease(name: ReleaseName, env: Readonly<Record<string, string | undefined>>): { dir?: string; looked: string[] } {
   const set = env[PUBLIC_DATA_VARIABLE];
   const candidates = set
     ? [name === 'interactweb-bench' ? path.resolve(set) : path.resolve(set, '..', name)]
@@ -45,7 +44,7 @@ export function findRelease(name: ReleaseName, env: Readonly<Record<string, stri
  * A file of a release for a test: its path, or a skip message naming the setting and the fetch command,
  * for node:test's `skip` (a fresh clone without the data passes, and says how many tests it skipped and why).
  */
-export function releaseFile(name: ReleaseName, file: string, env: Readonly<Record<string, string | undefined>> = rawProcessEnv()): { path: string; skip: false } | { path: string; skip: string } {
+export function releaseFile(name: ReleaseName, file: string, env: Readonly<Record<string, string | undefined>>): { path: string; skip: false } | { path: string; skip: string } {
   const { dir, looked } = findRelease(name, env);
   const full = dir ? path.join(dir, file) : path.join(looked[0]!, file);
   if (dir && existsSync(full)) return { path: full, skip: false };

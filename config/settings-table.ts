@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { USER_KINDS } from '../personas/types.js';
+import { USER_KINDS } from '../protocol/enums.js';
 import { declareEnv } from './env-registry.js';
 import type { VariableRow } from './env-read.js';
-import { PROFILE_NAMES } from './profiles.js';
+import { JUDGE_MODES, PROFILE_NAMES, PROFILES } from './profiles.js';
 import { ErroredShareSchema } from '../stats/lost-input.js';
 
 /**
  * The one settings table: a row per setting is its whole declaration. SettingsSchema, the config file's keys
  * and their types, the file-key -> variable map, the starter file's entries, the `--vars` list and the docs
- * table are all generated from these rows (config/settings.ts, config/file-schema.ts, config/settings-docs.ts),
+ * table are all generated from these rows (config/settings.ts, config/file-schema.ts, cli/settings-docs.ts),
  * so adding a setting is adding a row here (docs/settings.md). test/settings-table.test.ts fails on drift.
  */
 
@@ -29,8 +29,7 @@ export interface SettingRow extends VariableRow {
 /** IWB_LLM_CACHE (llm/call-cache.ts): record reads and fills the model call cache, replay only reads it, off ignores it. */
 export const CALL_CACHE_MODES = ['record', 'replay', 'off'] as const;
 export type CallCacheMode = (typeof CALL_CACHE_MODES)[number];
-/** IWB_JUDGE_MODE: one judge session per slot test, or one per case. */
-export const JUDGE_MODES = ['slot', 'case'] as const;
+export { JUDGE_MODES } from './profiles.js';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 const positiveInt = z.coerce.number().int().positive();
@@ -77,13 +76,19 @@ export const SETTINGS_TABLE = {
   degradation: { env: 'IWB_DEGRADATION', schema: z.string().optional(), doc: 'a degradation records file (iwb personas annotate --out) for a dataset that carries none', default: 'beside the dataset, else `<IWB_RUN_DIR>/degradation/`', scope: 'runner' },
 } as const satisfies Record<string, SettingRow>;
 
-/** The judge's settings (judge/settings.ts reads them); in the config file they sit in the `judge` block. */
+/** The judge's settings (config/judge-settings.ts reads them); in the config file they sit in the `judge` block. */
 export const JUDGE_TABLE = {
-  mode: { env: 'IWB_JUDGE_MODE', schema: z.enum(JUDGE_MODES).default('slot'), doc: 'slot (one judge session per slot test) or case (one per case)', default: '`slot`', scope: 'worker', file: { key: 'mode', schema: z.enum(JUDGE_MODES), example: "'slot'" } },
+  /** Unset: the profile's session (config/judge-settings.ts resolves it, and refuses a mode the profile does not allow). */
+  mode: { env: 'IWB_JUDGE_MODE', schema: z.enum(JUDGE_MODES).optional(), doc: `slot (one judge session per slot test) or case (one per case); the profile (IWB_PROFILE) sets the default and the modes it allows (${profileJudgeModes()}): another stops the run at start`, default: `the profile's (${Object.entries(PROFILES).map(([n, p]) => `${n}: \`${p.judgeSession}\``).join(', ')})`, scope: 'worker', file: { key: 'mode', schema: z.enum(JUDGE_MODES), example: "'slot'" } },
   stepCap: { env: 'IWB_JUDGE_STEP_CAP', schema: z.coerce.number().int().min(1).max(50).optional(), doc: 'judge actions before a forced verdict', default: '10', scope: 'worker', file: { key: 'stepCap', schema: z.number().int().min(1).max(50), example: '10' } },
 } as const satisfies Record<string, SettingRow>;
 
-/** Config-file blocks besides the top level, each with its table (the `roles` block is llm/roles.ts's family table). */
+/** "iwb: slot or case, paper: case": which judge modes each profile allows, for the docs. */
+function profileJudgeModes(): string {
+  return Object.entries(PROFILES).map(([name, p]) => `${name}: ${p.judgeModes.join(' or ')}`).join(', ');
+}
+
+/** Config-file blocks besides the top level, each with its table (the `roles` block is config/roles.ts's family table). */
 export const FILE_BLOCKS = { judge: JUDGE_TABLE } as const;
 
 for (const row of [...Object.values(SETTINGS_TABLE), ...Object.values(JUDGE_TABLE)] as SettingRow[]) declareEnv(row.env, row.doc);

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { UserKind } from '../personas/types.js';
+import type { UserKind } from '../protocol/enums.js';
 import { findChromium, type ChromiumSource } from './chromium.js';
 import { declareEnv } from './env-registry.js';
 import { PROFILES } from './profiles.js';
-import { rawProcessEnv } from './process-env.js';
+import type { RunConfig } from './run-config.js';
 import { readVariables, rowsSchema, type EnvRecord } from './env-read.js';
 import { SETTINGS_TABLE } from './settings-table.js';
 
@@ -34,9 +34,18 @@ export type Settings = Omit<z.infer<typeof SettingsSchema>, 'chromium'> & {
   chromiumSource: ChromiumSource | undefined;
 };
 
-export function readSettings(env: EnvRecord = rawProcessEnv(), cwd = process.cwd()): Settings {
+/** The runner's reading: the environment (the config file's values filled in), the browser looked for. */
+export function readSettings(env: EnvRecord, cwd = process.cwd()): Settings {
   const s = readVariables(SETTINGS_TABLE, env);
-  const browser = findChromium(s.chromium);
+  return resolved(s, cwd, findChromium(s.chromium));
+}
+
+/** A worker's reading: the runner's frozen run config (config/run-config.ts), never the worker's environment. */
+export function settingsOf(run: RunConfig): Settings {
+  return resolved(readVariables(SETTINGS_TABLE, run.variables), run.cwd, run.chromium ?? undefined);
+}
+
+function resolved(s: z.infer<typeof SettingsSchema>, cwd: string, browser: { path: string; source: ChromiumSource } | undefined): Settings {
   return {
     ...s,
     runDir: path.resolve(cwd, s.runDir),

@@ -5,7 +5,7 @@ import { readCacheFile } from '../protocol/cache-file.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
 import { tryLock, unlock } from '../protocol/file-lock.js';
 import { JudgeStepSchema, TokenPairSchema } from '../protocol/verdict.js';
-import type { SessionResult } from './llm-session.js';
+import type { SessionResult } from './session-loop.js';
 
 /**
  * A case-wide judge session's result on disk beside the episode, so the case's other slot tests (in this

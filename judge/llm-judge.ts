@@ -1,6 +1,7 @@
 import type { ModelClient } from '../llm/client.js';
 import type { Case, WeightedSlot } from '../slots/schema.js';
-import { runSession, type SessionResult } from './llm-session.js';
+import { runSession } from './llm-session.js';
+import type { SessionResult } from './session-loop.js';
 import { PROMPT_VERSION, type JudgeMode } from './prompt.js';
 import { hashSite } from './site-hash.js';
 import type { Judge, SiteUnderTest, Verdict } from './types.js';

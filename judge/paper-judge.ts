@@ -6,7 +6,7 @@ import type { EpisodeStatus } from '../protocol/enums.js';
 import type { Case, WeightedSlot } from '../slots/schema.js';
 import { sharedSession } from './case-session-cache.js';
 import { sessionVerdict } from './llm-judge.js';
-import type { SessionResult } from './llm-session.js';
+import type { SessionResult } from './session-loop.js';
 import { runPaperSession } from './paper-session.js';
 import { PROMPT_VERSION } from './prompt.js';
 import { hashSite } from './site-hash.js';

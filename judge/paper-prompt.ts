@@ -56,27 +56,3 @@ export function observationMessage(o: ObservationInput): ChatMessage {
 export function finalMessage(lead: string, open: string[]): ChatMessage {
   return { role: 'user', content: [lead, '', PROMPTS.paperFinal, '', `Slots still without a verdict: ${open.join(', ')}.`].join('\n') };
 }
-
-const OMITTED = '(The screenshot and page content of this turn are no longer shown.)';
-
-/**
- * The conversation as sent: observations older than the last `keep` that carry a screenshot lose it and
- * their page block, keeping the trusted text (what the judge was told it did). null keeps everything.
- */
-export function withMemory(messages: ChatMessage[], keep: number | null): ChatMessage[] {
-  if (keep === null) return messages;
-  let kept = 0;
-  const out: ChatMessage[] = [];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    const hasImage = m.role === 'user' && typeof m.content !== 'string' && m.content.some((p) => p.type === 'image');
-    if (!hasImage || kept < keep) {
-      if (hasImage) kept++;
-      out.unshift(m);
-      continue;
-    }
-    const first = (m.content as ContentPart[]).find((p) => p.type === 'text');
-    out.unshift({ role: 'user', content: `${first?.type === 'text' ? first.text : ''}\n${OMITTED}` });
-  }
-  return out;
-}

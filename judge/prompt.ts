@@ -6,7 +6,7 @@ import type { ChatMessage, ContentPart } from '../llm/types.js';
 import type { WeightedSlot } from '../slots/schema.js';
 import { CaseForcedSchema, CaseReplySchema, PaperFinalSchema, PaperTurnSchema, SlotForcedSchema, SlotReplySchema } from './replies.js';
 import { untrustedBlock } from '../vision/neutralise.js';
-import type { JUDGE_MODES } from '../config/settings-table.js';
+import type { JudgeMode } from '../config/profiles.js';
 
 /**
  * Builds what the judge model reads. Trusted text (the benchmark's own: rules, slots, the gold
@@ -26,7 +26,7 @@ export const PROMPTS = {
   visual: read('visual.md'),
 };
 
-export type JudgeMode = (typeof JUDGE_MODES)[number];
+export type { JudgeMode };
 
 /** Changes whenever a prompt or a reply schema changes, so cached verdicts of an older judge are not reused. */
 export const PROMPT_VERSION = createHash('sha256')

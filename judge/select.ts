@@ -1,5 +1,5 @@
 import type { ModelClient } from '../llm/client.js';
-import type { Role } from '../llm/roles.js';
+import type { Role } from '../config/roles.js';
 import { createLlmJudge } from './llm-judge.js';
 import { createProbeJudge } from './probe-judge.js';
 import type { JudgeMode } from './prompt.js';
@@ -11,7 +11,7 @@ import type { Profile } from '../config/profiles.js';
 
 export interface JudgeDeps {
   clients: Partial<Record<Role, ModelClient>>;
-  /** Per slot (default) or per case; see readJudgeSettings for IWB_JUDGE_MODE. */
+  /** Per slot or per case, resolved against the profile by readJudgeSettings (IWB_JUDGE_MODE). */
   mode?: JudgeMode;
   stepCap?: number;
   /** Verdict cache folder, e.g. `<runDir>/verdicts`; without it every run asks the model again. */
@@ -34,7 +34,8 @@ function selectSlotJudge(deps: JudgeDeps): Judge {
   const probe = createProbeJudge();
   const client = deps.clients.judge;
   if (!client) return probe;
-  // A profile with a case-wide session (the paper's) gets the paper-shaped judge; IWB_JUDGE_MODE chooses only under a per-slot profile.
+  // A profile with a case-wide session (the paper's) gets the paper-shaped judge; IWB_JUDGE_MODE chooses only
+  // among the sessions the profile allows (config/judge-settings.ts refuses the rest at start), so it never disagrees.
   const caseSlots = (c: Case) => c.slots.filter((s) => !s.probe);
   if (deps.profile?.judgeSession === 'case') return createCompositeJudge({ probe, model: createPaperJudge({ client, profile: deps.profile, caseSlots }) });
   const model = createLlmJudge({

@@ -11,7 +11,7 @@ import { callKey, requestGist, type CallCache } from './call-cache.js';
 import { InfraError, ModelError, SchemaError } from './errors.js';
 import { limited, type RoleLimits } from './limits.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
-import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
+import { ROLE_DEFAULTS, type Role, type RoleConfig, type RoleConfigs } from '../config/roles.js';
 import { isEmptyReply, reasoningField, toolCallsOf, toSdkMessage, toSdkToolChoice, usageOf } from './sdk-shapes.js';
 import { currentMode, endpointKey, isFormatRefusal, remember, stepDown, validate, withSchema, type ConcreteMode } from './structured-mode.js';
 import { readReply, splitReasoning } from './tolerant.js';
@@ -34,7 +34,7 @@ export interface ClientOptions {
 /** A reply cut at the token limit is asked for again once, with this many times the limit. */
 const CUT_RETRY_FACTOR = 2;
 
-/** The one place the openai SDK is called. One client per role; see llm/roles.ts for where configs come from. */
+/** The one place the openai SDK is called. One client per role; see config/roles.ts for where configs come from. */
 export class ModelClient {
   readonly role: Role;
   readonly model: string;

@@ -1,4 +1,4 @@
-import type { Role } from './roles.js';
+import type { Role } from '../config/roles.js';
 
 /**
  * Three kinds of failure, because callers must treat them differently: an infrastructure failure says

@@ -3,7 +3,7 @@ import { deflateSync } from 'node:zlib';
 import { z } from 'zod';
 import { ModelClient } from './client.js';
 import { describeError, InfraError, ModelError } from './errors.js';
-import { roleVariable, type Role, type RoleConfig, type RoleConfigs } from './roles.js';
+import { roleVariable, type Role, type RoleConfig, type RoleConfigs } from '../config/roles.js';
 
 /**
  * Preflight: before a run pays for one episode, every role it uses is asked one small request per

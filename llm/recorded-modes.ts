@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { writeAtomic } from '../protocol/atomic-write.js';
 import { modesFile } from './call-cache.js';
 import type { PreflightReport } from './preflight.js';
-import { JSON_MODES, roleVariable, type Role, type RoleConfigs } from './roles.js';
+import { JSON_MODES, roleVariable, type Role, type RoleConfigs } from '../config/roles.js';
 
 /**
  * The structured-output mode each `auto` role's preflight found, kept in the model call cache folder

@@ -1,7 +1,7 @@
 import { loadedSdk } from './openai-sdk.js';
 import { InfraError, LlmError, ModelError } from './errors.js';
 import { QUIRKS } from './quirks.js';
-import type { Role } from './roles.js';
+import type { Role } from '../config/roles.js';
 
 /**
  * Our own retry loop rather than the SDK's: the SDK's backoff starts at 0.5 s and cannot be tuned, which

@@ -2,10 +2,10 @@ import type { EnvRecord } from '../config/env-read.js';
 import { llmCacheDir, readSettings, type CallCacheMode, type Settings } from '../config/settings.js';
 import { CallCache, recordStatsOnExit } from './call-cache.js';
 import { createClients, type ClientOptions, type ModelClient } from './client.js';
-import { readLimits, type RoleLimits } from './limits.js';
+import { readLimits, type RoleLimits } from '../config/role-limits.js';
 import { describePreflight, preflight, type RoleNeeds } from './preflight.js';
 import { foundModes, readModes, recordModes, withModes } from './recorded-modes.js';
-import { readRoles, type Role, type RoleConfigs } from './roles.js';
+import { readRoles, type Role, type RoleConfigs } from '../config/roles.js';
 
 /**
  * The model clients of a run and of every command that calls models (`judge calibrate`, `personas`,

@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { QUIRKS } from './quirks.js';
-import type { JsonMode } from './roles.js';
+import type { JsonMode } from '../config/roles.js';
 
 /**
  * How a structured reply is asked for. `json_schema` sends the schema as response_format (OpenAI, vLLM,

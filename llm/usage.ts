@@ -1,4 +1,4 @@
-import type { Role } from './roles.js';
+import type { Role } from '../config/roles.js';
 
 export interface TokenUsage {
   prompt: number;

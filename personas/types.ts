@@ -25,12 +25,9 @@ export interface UserTurn {
   source?: 'llm' | 'offline';
 }
 
-/**
- * Which simulated user answers: `contained` (retrieval, persona voices, containment; the default) or
- * `paper` (one prompt holding the gold instruction and the persona rules, as the paper's code does).
- */
-export const USER_KINDS = ['contained', 'paper'] as const;
-export type UserKind = (typeof USER_KINDS)[number];
+// The kinds are a contract the settings registry (IWB_USER) names too, so they live in protocol/enums.ts.
+import type { UserKind } from '../protocol/enums.js';
+export { USER_KINDS, type UserKind } from '../protocol/enums.js';
 
 /** The simulated user's contract: one question in, one in-persona answer out. */
 export interface SimulatedUser {

@@ -4,13 +4,20 @@ import { createPaperUser } from './paper-user.js';
 import { createSimulatedUser, type SimulatedUserDeps } from './simulated-user.js';
 import type { SimulatedUser, UserKind } from './types.js';
 
+/** Each kind of simulated user: whether it needs the user model, and how it is made (a profile names its kind). */
+const USERS: Readonly<Record<UserKind, { needsModel: boolean; create(c: Case, deps: SimulatedUserDeps): SimulatedUser }>> = {
+  contained: { needsModel: false, create: (c, deps) => createSimulatedUser(c, deps) },
+  paper: { needsModel: true, create: (c, { client }) => createPaperUser(c, modelOf(client)) },
+};
+
+const modelOf = (client: ModelClient | undefined): ModelClient => {
+  if (!client) throw new Error(userModelMissing());
+  return client;
+};
+
 /** The one place a run picks its simulated user. */
 export function createUser(kind: UserKind, c: Case, deps: SimulatedUserDeps = {}): SimulatedUser {
-  if (kind === 'paper') {
-    if (!deps.client) throw new Error(userModelMissing());
-    return createPaperUser(c, deps.client);
-  }
-  return createSimulatedUser(c, deps);
+  return USERS[kind].create(c, deps);
 }
 
 export function userModelMissing(): string {
@@ -19,5 +26,5 @@ export function userModelMissing(): string {
 
 /** Checked at start, so a run does not fail at its first question. */
 export function checkUserKind(kind: UserKind, client: ModelClient | undefined): void {
-  if (kind === 'paper' && !client) throw new Error(userModelMissing());
+  if (USERS[kind].needsModel) modelOf(client);
 }

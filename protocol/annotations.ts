@@ -15,6 +15,8 @@ export const ANNOTATION = {
   episode: '_iwb.episode',
   visual: '_iwb.visual',
   judging: '_iwb.judging',
+  /** What the run was: its profile, dataset and judge, so the report (and merge-reports, in another process) scores it as it ran. */
+  run: '_iwb.run',
   /** For the reader of the HTML report only: how many requests off the site the judged page made and had refused. */
   blockedRequests: 'iwb.blocked-requests',
 } as const;
@@ -35,6 +37,19 @@ export const SlotAnnotationSchema = z.object({
   testCategory: z.string().optional(),
 });
 export type SlotAnnotation = z.infer<typeof SlotAnnotationSchema>;
+
+/**
+ * The run a slot test belongs to, written by the fixtures from the runner's frozen settings: the reporter scores
+ * under this profile and names this dataset, whatever the environment of the process that reports says
+ * (`merge-reports` runs later, elsewhere), and refuses a report whose tests disagree.
+ */
+export const RunAnnotationSchema = z.object({
+  profile: z.string().min(1),
+  dataset: z.string().min(1),
+  /** The judge's identity: its session, its step cap and its model (none: probes only). */
+  judge: z.object({ mode: z.string().min(1), stepCap: z.number().int().positive().nullable(), model: z.string().nullable() }),
+});
+export type RunAnnotation = z.infer<typeof RunAnnotationSchema>;
 
 /** A verdict as the slot test reports it: the verdict without its steps and timing (those go in attachments). */
 export const VerdictAnnotationSchema = VerdictSchema.omit({ steps: true, durationMs: true });

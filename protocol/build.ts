@@ -3,12 +3,14 @@ import {
   ANNOTATION,
   EpisodeAnnotationSchema,
   JudgingAnnotationSchema,
+  RunAnnotationSchema,
   SlotAnnotationSchema,
   VerdictAnnotationSchema,
   VisualAnnotationSchema,
   type EpisodeAnnotation,
   type IntentAnnotation,
   type JudgingAnnotation,
+  type RunAnnotation,
   type SlotAnnotation,
   type UsageEntry,
   type VerdictAnnotation,
@@ -50,6 +52,10 @@ export function slotAnnotation(
     ...(slot.testCategory ? { testCategory: slot.testCategory } : {}),
   };
   return annotate(ANNOTATION.slot, SlotAnnotationSchema, payload);
+}
+
+export function runAnnotation(run: RunAnnotation): Annotation {
+  return annotate(ANNOTATION.run, RunAnnotationSchema, run);
 }
 
 export function verdictAnnotation(v: Pick<Verdict, 'status' | 'judge' | 'evidence'> & Partial<Verdict>): Annotation {

@@ -39,3 +39,10 @@ export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
 export const ROLES = ['agent', 'user', 'judge', 'copilot', 'operator'] as const;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
+
+/**
+ * Which simulated user answers: `contained` (retrieval, persona voices, containment; the default) or
+ * `paper` (one prompt holding the gold instruction and the persona rules, as the paper's code does).
+ */
+export const USER_KINDS = ['contained', 'paper'] as const;
+export type UserKind = (typeof USER_KINDS)[number];

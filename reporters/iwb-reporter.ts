@@ -14,14 +14,18 @@ import { writeReportFolder } from './write-report.js';
 import type { SlotExtras } from './case-view.js';
 import { runHealth, runLoss } from './run-health.js';
 import { judgeLoss, toleranceFrom } from '../stats/lost-input.js';
-import { readSettings, SETTINGS_VARIABLES } from '../config/settings.js';
+import { readSettings, settingsOf, SETTINGS_VARIABLES, type Settings } from '../config/settings.js';
 import { readRunState } from '../config/run-state.js';
+import { maybeRunContext } from '../config/run-context.js';
+import { rawProcessEnv } from '../config/process-env.js';
+import { reportedRun } from './run-identity.js';
 import { costOf, loadPriceTable } from '../llm/cost.js';
 import type { PriceTable } from '../llm/usage.js';
 
 export interface IwbReporterOptions {
   /** Folder for report.json and report.md; IWB_REPORT_DIR or iwb-report/ by default (set in the config). */
   outputDir?: string;
+  /** Only for tests that recorded no run (blobs of older builds); otherwise the dataset the tests recorded. */
   dataset?: string;
   /** IWB_PRICES by default: inline JSON or a JSON file of US dollars per million tokens per model. */
   prices?: string;
@@ -30,13 +34,22 @@ export interface IwbReporterOptions {
 }
 
 /**
- * Gathers one record per slot test from its annotations, then builds and writes the report. It reads
- * nothing but what Playwright hands every reporter, so it gives the same figures after merge-reports.
+ * Gathers one record per slot test from its annotations, then builds and writes the report. Its figures come
+ * from nothing but what Playwright hands every reporter (the profile, dataset and judge included: each test
+ * recorded its run), so merge-reports gives the same figures in a process with another environment.
+ *
+ * Its own settings (report folder, prices, tolerance, isolation) are the run's frozen ones inside a run, and the
+ * reporting process's environment under merge-reports without a config: Playwright loads this file as an entry
+ * point then, with nothing before it to hand it an environment.
  */
 export default class IwbReporter implements Reporter {
   private readonly last = new Map<string, SlotRecord | null>();
   /** Per slot test, what only the case pages show: the judge's name and its screenshots. */
   private readonly extras = new Map<string, SlotExtras>();
+  /** The run each slot test result recorded (`_iwb.run`), every one seen: blobs of two runs may share test ids. */
+  private readonly runs: (string | undefined)[] = [];
+  private readonly settings: Settings;
+  private readonly env: Readonly<Record<string, string | undefined>>;
   private readonly outputDir: string;
   private readonly dataset: string;
   private readonly prices: PriceTable;
@@ -50,11 +63,14 @@ export default class IwbReporter implements Reporter {
   private started = Date.now();
 
   constructor(options: IwbReporterOptions = {}) {
-    this.outputDir = path.resolve(options.outputDir ?? readSettings().reportDir);
-    this.dataset = options.dataset ?? readSettings().dataset;
-    this.prices = loadPriceTable(options.prices ?? readSettings().prices);
+    const context = maybeRunContext();
+    this.env = context?.env ?? rawProcessEnv();
+    this.settings = context ? settingsOf(context.run) : readSettings(this.env);
+    this.outputDir = path.resolve(options.outputDir ?? this.settings.reportDir);
+    this.dataset = options.dataset ?? this.settings.dataset;
+    this.prices = loadPriceTable(options.prices ?? this.settings.prices);
     // The html reporter lets PLAYWRIGHT_HTML_OUTPUT_DIR override its configured folder; so must we, to find it.
-    this.htmlReportDir = path.resolve(readRunState().playwrightHtmlOutputDir || options.htmlReportDir || 'playwright-report');
+    this.htmlReportDir = path.resolve(readRunState(this.env).playwrightHtmlOutputDir || options.htmlReportDir || 'playwright-report');
   }
 
   printsToStdio(): boolean {
@@ -69,6 +85,10 @@ export default class IwbReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     // Retries call onTestEnd once per attempt; the last attempt is the test's outcome.
     this.last.set(test.id, toRecord(test, result));
+    if (caseOf(test)) {
+      const recorded = [...new Set([...result.annotations, ...test.annotations].filter((a) => a.type === ANNOTATION.run).map((a) => a.description))];
+      this.runs.push(...(recorded.length ? recorded : [undefined]));
+    }
     this.extras.set(test.id, slotExtras(test, result));
     const id = caseOf(test);
     const key = `${id}\0${test.repeatEachIndex}`;
@@ -110,7 +130,18 @@ export default class IwbReporter implements Reporter {
       return undefined;
     }
     const agents = [...new Set(records.map((r) => r.episode?.agent).filter((a): a is string => Boolean(a)))].sort();
-    const settings = readSettings();
+    const settings = this.settings;
+    let run: ReturnType<typeof reportedRun>;
+    try {
+      run = reportedRun(this.runs, { profile: settings.profile, dataset: this.dataset });
+    } catch (e) {
+      // No report is better than one that scores two runs under one run's rules. Said here (Playwright hands a
+      // reporter's error only to the reporters' onError) and thrown: a reporter's error is what fails
+      // merge-reports, which ignores a returned status, as well as a run.
+      const message = `[iwb] no report written: ${(e as Error).message}`;
+      process.stderr.write(`${message}\n`);
+      throw new Error(message, { cause: e });
+    }
     // What the episodes said they ran in, with what this machine and these settings enforce around them.
     const sandbox = enforcedSandbox({
       isolations: records.map((r) => r.episode?.sandbox).filter((s): s is string => Boolean(s)),
@@ -121,12 +152,12 @@ export default class IwbReporter implements Reporter {
     // In the shape the run folder keeps it, so `iwb report` builds the same report.json byte for byte. The start
     // and duration are Playwright's: after merge-reports they span the shards (first start to last end), where
     // this process's own clock would time only the merge.
-    const meta = RunMetaSchema.parse({ startedAt: new Date(result.startTime).toISOString(), durationMs: Math.round(result.duration), dataset: this.dataset, agents, playwrightStatus: result.status, profile: settings.profile, sandbox, ...episodeMeta(records) });
+    const meta = RunMetaSchema.parse({ startedAt: new Date(result.startTime).toISOString(), durationMs: Math.round(result.duration), dataset: run.dataset, agents, playwrightStatus: result.status, profile: run.profile, sandbox, ...episodeMeta(records) });
     const interrupted = result.status === 'interrupted' || result.status === 'timedout' || this.done.size < this.total;
     const withExtras = [...this.last].flatMap(([id, r]) => (r ? [{ ...r, ...(this.extras.get(id) ?? { images: [] }) }] : []));
     const { report, summary, pages } = await writeReportFolder(this.outputDir, { records: withExtras, meta, interrupted, prices: this.prices });
     // Kept in the run folder for `iwb report`; a merge of blobs (no run id in this process) has no run folder of its own.
-    const { runId } = readRunState();
+    const { runId } = readRunState(this.env);
     const kept = runId ? await keepRunRecords(settings.runDir, { runId, meta, interrupted, records: withExtras }).catch((e: Error) => {
       process.stderr.write(`[iwb] the slot records were not kept for \`iwb report\`: ${e.message}\n`);
       return null;

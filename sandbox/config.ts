@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Settings } from '../config/settings.js';
-import type { RoleConfigs } from '../llm/roles.js';
+import type { RoleConfigs } from '../config/roles.js';
 import { parseAgentNetworkSetting, roleEndpoint, uniqueEndpoints } from './endpoints.js';
 import { parseAgentEnvNames } from './env.js';
 import { hiddenPaths } from './exposures.js';

@@ -1,5 +1,6 @@
 import { expect, test } from '../fixtures/index.js';
 import { casesToDeclare } from '../fixtures/cases.js';
+import { declaredRunAnnotation } from '../fixtures/run-annotation.js';
 import type { Persona } from '../slots/schema.js';
 import { caseTitle, slotTestDetails, slotTestTitle } from './cases.js';
 import { callAt, slotLocation } from './slot-location.js';
@@ -11,6 +12,8 @@ import { callAt, slotLocation } from './slot-location.js';
  * personas' 3,000 tests cost each new worker about 0.45 s, four times what its own project needs.
  */
 export async function declareSlotTests(persona: Persona): Promise<void> {
+  // Which profile, dataset and judge these tests ran under: the report is scored from it (fixtures/run-annotation.ts).
+  const run = declaredRunAnnotation();
   for (const c of await casesToDeclare(persona)) {
     test.describe(caseTitle(c), () => {
       // 'default' inside a case keeps its tests in one shard and one worker, in order, while a failed slot
@@ -19,7 +22,8 @@ export async function declareSlotTests(persona: Persona): Promise<void> {
       test.use({ caseId: c.id });
       for (const slot of c.slots) {
         // Declared as if from the slot's line in its task file: that is where the report points the reader.
-        callAt(slotLocation(c, slot), test, slotTestTitle(slot), slotTestDetails(c, slot), async ({ judging }) => {
+        const details = slotTestDetails(c, slot);
+        callAt(slotLocation(c, slot), test, slotTestTitle(slot), { ...details, annotation: [...details.annotation, run] }, async ({ judging }) => {
           await expect(judging).toSatisfySlot(slot);
         });
       }

@@ -8,8 +8,8 @@ import { CommandSession } from '../agent/command/command-agent.js';
 import { blameOf } from '../agent/episode.js';
 import { AgentStartError, checkAgentStarts, type StartCheckContext } from '../agent/start-check.js';
 import { AgentUnstartable } from '../agent/types.js';
-import { startRun } from '../config/start.js';
-import { readRoles } from '../llm/roles.js';
+import { startRun } from '../launch/start.js';
+import { readRoles } from '../config/roles.js';
 import { getSandbox } from '../sandbox/sandbox.js';
 import { loadDataset } from '../slots/load.js';
 

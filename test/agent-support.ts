@@ -9,7 +9,7 @@ import type { Agent } from '../agent/types.js';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { ModelClient } from '../llm/client.js';
 import { startFakeServer, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
-import type { Role } from '../llm/roles.js';
+import type { Role } from '../config/roles.js';
 import type { SimulatedUser, UserTurn } from '../personas/types.js';
 import type { Case } from '../slots/schema.js';
 
@@ -18,7 +18,7 @@ import type { Case } from '../slots/schema.js';
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: readSettings(process.env).chromium, args: CHROMIUM_ARGS });
 }
 
 export function makeCase(instruction = 'I want a page for my bakery.'): Case {

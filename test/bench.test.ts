@@ -11,7 +11,7 @@ import { releaseFile } from '../config/public-data.js';
 // Timings are asserted only as ratios to a calibration unit measured in the same process (bench/regression.ts),
 // against the committed baseline with a wide tolerance: this machine is shared and noisy.
 // The recording and its replay run as two invocations sharing a kept --work folder, as a full-size bench does.
-test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gathered across invocations', { skip: releaseFile('interactweb-bench', 'all.jsonl').skip }, async () => {
+test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gathered across invocations', { skip: releaseFile('interactweb-bench', 'all.jsonl', process.env).skip }, async () => {
   const out = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-bench-out-'));
   const work = path.join(out, 'work');
   try {

@@ -25,7 +25,7 @@ test('unit-converter (a Vite project): installed and served by npm run dev, ever
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-vite-'));
   await fs.cp(path.join(TASK, 'site'), work, { recursive: true });
   const site = await startSite(work);
-  const browser = await chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: readSettings(process.env).chromium, args: CHROMIUM_ARGS });
   try {
     assert.equal(site.mode, 'dev', `served by the dev server: ${site.problems.join('\n')}`);
     const html = await (await fetch(site.url)).text();

@@ -32,7 +32,7 @@ let browser: Browser;
 const sites = new Map<string, ServedSite>();
 
 before(async () => {
-  browser = await chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: readSettings(process.env).chromium, args: CHROMIUM_ARGS });
   for (const t of tasks) sites.set(t.id, await serveStatic(path.join(TASKS_DIR, t.id, 'site')));
 });
 after(async () => {

@@ -99,7 +99,7 @@ test('case viewer: a run with a scripted judge model gets a page per case, every
     assert.ok(existsSync(path.join(htmlDir, caseHref(c))), 'copied into the Playwright HTML report');
 
     // Opened from disk in Chromium: every image loads lazily from the case folder, and no request leaves it.
-    const browser = await chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: readSettings(process.env).chromium, args: CHROMIUM_ARGS });
     try {
       const p = await browser.newPage();
       const requests: string[] = [];

@@ -10,7 +10,7 @@ import { reply, schemaName, start, type RecordedRequest } from '../testkit/fake-
 import { preflightAnswer } from '../testkit/fake-quirks.js';
 import { releaseFile } from '../config/public-data.js';
 
-const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl', process.env);
 
 /**
  * Commands that call models build their clients where a run does (llm/run-clients.ts): through the model

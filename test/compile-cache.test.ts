@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import globalSetup, { shareCompiledCode } from '../fixtures/global-setup.js';
+import { installRunContext } from '../config/run-context.js';
+import { startRun } from '../launch/start.js';
 
 test('the run names a compile cache for its workers, and keeps a folder the user named', () => {
   const env: NodeJS.ProcessEnv = {};
@@ -37,6 +39,9 @@ test('the run\'s global setup leaves the compile cache in the environment its wo
     for (const name of Object.keys(process.env)) if (name.startsWith('IWB_') || name === 'NODE_COMPILE_CACHE') delete process.env[name];
     // No model role (so no preflight) and a browser endpoint already named (so no browser is launched).
     Object.assign(process.env, { IWB_AGENT: 'null', IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_BROWSER_WS: 'ws://127.0.0.1:9/unused' });
+    // As playwright.config.ts does in the runner: the settings checked and frozen, then handed to global setup.
+    const { run } = await startRun(process.env, process.cwd());
+    installRunContext({ run, env: process.env });
     const teardown = await globalSetup();
     await teardown();
     assert.equal(process.env.NODE_COMPILE_CACHE, path.join(os.tmpdir(), 'iwb-compile-cache'));

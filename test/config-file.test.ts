@@ -5,15 +5,17 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { resolveConfig } from '../config/file.js';
-import { startRun, StartError } from '../config/start.js';
+import { startRun, StartError } from '../launch/start.js';
 import { EnvError } from '../config/env-check.js';
-import { readRoles } from '../llm/roles.js';
+import { readRoles } from '../config/roles.js';
+import { RUN_CONFIG_VARIABLE, readRunConfig, writeRunConfig } from '../config/run-config.js';
+import { readRunState } from '../config/run-state.js';
+import { runEnv } from '../config/env.js';
 import { readSettings } from '../config/settings.js';
-import { readJudgeSettings } from '../judge/settings.js';
 import { releaseFile } from '../config/public-data.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { path: PUBLIC, skip: noPublic } = releaseFile('interactweb-bench', 'test_mini.jsonl');
+const { path: PUBLIC, skip: noPublic } = releaseFile('interactweb-bench', 'test_mini.jsonl', process.env);
 const tmp = () => fs.mkdtemp(path.join(os.tmpdir(), 'iwb-config-'));
 
 const STARTER = `import type { IwbConfig } from '${path.join(ROOT, 'config/file-schema.ts')}';
@@ -70,6 +72,8 @@ test('run start: a typo, a bad value, a missing judge for a probe-less dataset e
   await assert.rejects(startRun({ IWB_AGNET: 'openai' }, dir), (e: Error) => e instanceof EnvError && /did you mean IWB_AGENT\?/.test(e.message));
   await assert.rejects(startRun({ IWB_WORKERS: 'abc' }, dir), (e: Error) => e instanceof StartError && /IWB_WORKERS/.test(e.message));
   await assert.rejects(startRun({ IWB_JUDGE_MODE: 'both' }, dir), (e: Error) => e instanceof StartError && /IWB_JUDGE_MODE/.test(e.message));
+  // One knob for the judge's session: the paper profile's judge is a case session, so a per-slot one stops the run.
+  await assert.rejects(startRun({ IWB_PROFILE: 'paper', IWB_JUDGE_MODE: 'slot' }, dir), (e: Error) => e instanceof StartError && /IWB_JUDGE_MODE: slot .*IWB_PROFILE=paper allows \(case/.test(e.message));
   await assert.rejects(startRun({ IWB_PRICES: '{nope' }, dir), (e: Error) => e instanceof StartError && /IWB_PRICES/.test(e.message));
   await assert.rejects(startRun({ IWB_AGENT_NAME: 'mine' }, dir), (e: Error) => e instanceof StartError && /IWB_AGENT_NAME names a command: agent/.test(e.message));
   await assert.rejects(startRun({ IWB_CHROMIUM: '/no/such/chrome' }, dir), (e: Error) => /IWB_CHROMIUM: no such file/.test(e.message));
@@ -81,16 +85,24 @@ test('run start: a typo, a bad value, a missing judge for a probe-less dataset e
   }
 });
 
-test("a worker's settings: read from the environment the runner left, they equal the runner's, config file included", async () => {
-  // playwright.config.ts: the runner runs startRun, which writes the config file's values into its environment;
-  // a worker inherits that environment and only reads its settings (no config file, no checks).
+test("a worker's settings: read from the run config the runner froze, they equal the runner's, config file included, whatever the worker's environment says", async () => {
+  // playwright.config.ts: the runner runs startRun and writes the settings it checked into the run folder; a
+  // worker reads that file (named by IWB_RUN_CONFIG), never its own settings variables.
   const dir = await tmp();
   await fs.writeFile(path.join(dir, 'iwb.config.ts'), `export default { runDir: 'file-runs', workers: 3, judge: { mode: 'case', stepCap: 4 }, roles: { judge: { model: 'judge-m', baseURL: 'http://127.0.0.1:9/v1', apiKeyEnv: 'MY_JUDGE_KEY' } } };\n`);
   const runnerEnv: NodeJS.ProcessEnv = { MY_JUDGE_KEY: 'sk-judge' };
   const started = await startRun(runnerEnv, dir);
-  const workerEnv = { ...runnerEnv, TEST_WORKER_INDEX: '0' };
-  assert.deepEqual(readSettings(workerEnv, dir), started.settings);
+  const file = writeRunConfig(started.settings.runDir, started.run);
+  assert.ok(file.startsWith(path.join(dir, 'file-runs', 'run-configs')), `in the run folder: ${file}`);
+  assert.doesNotMatch(await fs.readFile(file, 'utf8'), /sk-judge/, 'no key is written to the run folder');
+  // A worker whose own environment names another profile and run folder still runs the runner's settings.
+  const workerEnv = { ...runnerEnv, TEST_WORKER_INDEX: '0', IWB_PROFILE: 'paper', IWB_RUN_DIR: 'elsewhere', [RUN_CONFIG_VARIABLE]: file };
+  const worker = runEnv(readRunConfig(readRunState(workerEnv).runConfig), workerEnv);
+  assert.deepEqual(worker.settings, started.settings);
+  assert.equal(worker.settings.profile, 'iwb');
   assert.equal(started.settings.workers, 3, 'the file was read');
-  assert.deepEqual([readJudgeSettings(workerEnv), readRoles(workerEnv)], [readJudgeSettings(runnerEnv), readRoles(runnerEnv)]);
-  assert.equal(readRoles(workerEnv).judge?.model, 'judge-m');
+  assert.deepEqual(worker.judge, { mode: 'case', stepCap: 4 });
+  assert.deepEqual(worker.roles, readRoles(runnerEnv));
+  assert.equal(worker.roles.judge?.model, 'judge-m');
+  assert.throws(() => readRunConfig(undefined), /IWB_RUN_CONFIG/);
 });

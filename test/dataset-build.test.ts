@@ -9,8 +9,8 @@ import { checkDataset } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
 import { releaseFile } from '../config/public-data.js';
 
-const { path: WEBGEN, skip: noWebgen } = releaseFile('webgen-bench', 'test.jsonl');
-const { path: PUBLIC, skip: noPublic } = releaseFile('interactweb-bench', 'all.jsonl');
+const { path: WEBGEN, skip: noWebgen } = releaseFile('webgen-bench', 'test.jsonl', process.env);
+const { path: PUBLIC, skip: noPublic } = releaseFile('interactweb-bench', 'all.jsonl', process.env);
 const capture = () => {
   const out: string[] = [], err: string[] = [];
   return { out: (t: string) => out.push(t), err: (t: string) => err.push(t), text: () => out.join('\n'), errText: () => err.join('\n') };

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../cli/main.js';
-import { EXIT_CODES } from '../config/start.js';
+import { EXIT_CODES } from '../launch/start.js';
 import { readJsonlLines } from '../slots/jsonl-lines.js';
 import { loadDataset } from '../slots/load.js';
 import { playwright } from './bench-support.js';

@@ -48,7 +48,7 @@ describe('iwb dataset fetch', () => {
   });
 
   test('the real releases, served locally, pass their pinned checksums into --dir; served changed, the command exits 1', async (t) => {
-    const found = releaseFile('webgen-bench', 'test.jsonl');
+    const found = releaseFile('webgen-bench', 'test.jsonl', process.env);
     if (found.skip) return t.skip(found.skip);
     files['test.jsonl'] = await fs.readFile(found.path);
     const dir = path.join(tmp, 'cache', 'webgen-bench');

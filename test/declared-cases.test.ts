@@ -6,8 +6,9 @@ import { test } from 'node:test';
 import type { Case } from '../slots/schema.js';
 import { caseTitle, slotTestDetails, slotTestTitle } from '../specs/cases.js';
 import { releaseFile } from '../config/public-data.js';
+import { installRunContext } from '../config/run-context.js';
 
-const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl', process.env);
 
 /**
  * The runner declares every persona's tests first and leaves its cases for the workers, which Playwright
@@ -26,6 +27,8 @@ test('declared cases: a worker reads the runner\'s snapshot of its persona\'s ca
     env.IWB_DATASET = ALL;
     delete env.TEST_WORKER_INDEX;
     env.IWB_CASES_SNAPSHOT = path.join(memo, 'elsewhere'); // inherited from another run: the runner ignores it
+    // What playwright.config.ts installs: the frozen settings (the dataset) and the process's environment (run state).
+    installRunContext({ run: { schemaVersion: 1, cwd: process.cwd(), variables: { IWB_DATASET: ALL }, chromium: null }, env });
     const { casesToDeclare, loadCases } = await import('../fixtures/cases.js');
     const dataset = await loadCases();
     assert.equal(dataset.cases.length, 404);

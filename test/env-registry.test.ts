@@ -61,7 +61,7 @@ test('env: every declared IWB_ variable is documented in docs/configuration.md',
   const page = await fs.readFile(path.join(ROOT, 'docs/configuration.md'), 'utf8');
   const documented = new Set([...page.matchAll(/`(IWB_[A-Z0-9_<>]+)`/g)].map((m) => m[1]!));
   // Set by the run for its workers (fixtures/global-setup.ts), never by a user; and the test's own above.
-  const internal = new Set(['IWB_RUN_ID', 'IWB_BROWSER_WS', 'IWB_CASES_SNAPSHOT', 'IWB_SOMETHING_NEW']);
+  const internal = new Set(['IWB_RUN_ID', 'IWB_BROWSER_WS', 'IWB_CASES_SNAPSHOT', 'IWB_RUN_CONFIG', 'IWB_SOMETHING_NEW']);
   const undocumented = declaredEnv().map((d) => d.name).filter((n) => !internal.has(n) && !documented.has(n));
   assert.deepEqual(undocumented, [], 'run `npx iwb docs settings --write` to add its row to docs/configuration.md');
 });

@@ -10,7 +10,7 @@ import { getEpisode, type EpisodeRequest } from '../fixtures/episode-cache.js';
 import { commandAgentDigest, environmentKey, episodeEnvironment } from '../fixtures/episode-key.js';
 import { recordRun, RunRecordSchema } from '../fixtures/run-record.js';
 import { InfraError } from '../llm/errors.js';
-import type { RoleConfigs } from '../llm/roles.js';
+import type { RoleConfigs } from '../config/roles.js';
 import { BAKERY_TASK, exampleCase } from './example-task.js';
 import type { SimulatedUser } from '../personas/types.js';
 

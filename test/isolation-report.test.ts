@@ -28,9 +28,9 @@ describe('the judged browser', () => {
   });
 
   const live = browserSandbox('auto', facts);
-  const skip = live.kind !== 'own-sandbox-as-user' || !readSettings().chromium ? `needs root, setpriv and user namespaces (${live.kind})` : false;
+  const skip = live.kind !== 'own-sandbox-as-user' || !readSettings(process.env).chromium ? `needs root, setpriv and user namespaces (${live.kind})` : false;
   test("its renderers run as the browser's uid, in a user namespace, under a seccomp filter", { skip }, async () => {
-    const browser = await chromium.launch(chromiumLaunchOptions(readSettings().chromium, live));
+    const browser = await chromium.launch(chromiumLaunchOptions(readSettings(process.env).chromium, live));
     try {
       const page = await browser.newPage();
       await page.setContent('<title>sandboxed</title><p>ok</p>');

@@ -10,7 +10,7 @@ import type { Case, Slot, WeightedSlot } from '../slots/schema.js';
 /** Shared set-up for the judge tests: one browser, throw-away site folders, hand-built cases. */
 
 export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: readSettings(process.env).chromium, args: CHROMIUM_ARGS });
 }
 
 export interface TempSite extends ServedSite {

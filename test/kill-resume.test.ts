@@ -22,7 +22,7 @@ import { releaseFile } from '../config/public-data.js';
  * an uninterrupted run of the same cases in another folder.
  */
 
-const { path: PUBLIC, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
+const { path: PUBLIC, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl', process.env);
 const JUDGE_MS = 100;
 const AGENT_MS = 200;
 /** Two public cases cut to a POSITIVE and a NEGATIVE slot each (a run's cost is per slot test). */

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { folderCycles, folderGraph, importEdges, type ImportEdge } from './import-graph.js';
-import { CONFIG_EXCEPTIONS, LAYERS } from './layers.js';
+import { LAYERS } from './layers.js';
 
 const order = new Map(LAYERS.map((l, i) => [l.folder, i]));
 
 function allowed(e: ImportEdge): boolean {
   if (e.from === e.to) return true;
-  if (LAYERS.find((l) => l.folder === e.from)?.may.includes(e.to)) return true;
-  return CONFIG_EXCEPTIONS.some((x) => x.file === e.file && x.may.includes(e.to));
+  return LAYERS.find((l) => l.folder === e.from)?.may.includes(e.to) ?? false;
 }
 
 const where = (e: ImportEdge) => `${e.file}:${e.line} imports ${e.specifier} (${e.from} -> ${e.to})`;
@@ -33,18 +32,8 @@ test('every relative import in the tree is allowed by test/layers.ts', () => {
   assert.deepEqual(bad.map(where), [], `imports that break the layers:\n${bad.map(where).join('\n')}`);
 });
 
-test('without the named config/ exceptions the folder graph has no cycle', () => {
-  const edges = importEdges().filter((e) => !CONFIG_EXCEPTIONS.some((x) => x.file === e.file && x.may.includes(e.to)));
-  assert.deepEqual(folderCycles(folderGraph(edges)), []);
-});
-
-test('each named exception is still needed (a stale one hides nothing)', () => {
-  const edges = importEdges();
-  for (const x of CONFIG_EXCEPTIONS) {
-    for (const to of x.may) {
-      assert.ok(edges.some((e) => e.file === x.file && e.to === to), `test/layers.ts: ${x.file} no longer imports ${to}; drop it from CONFIG_EXCEPTIONS`);
-    }
-  }
+test('the folder graph of the whole tree has no cycle, and no import is excused', () => {
+  assert.deepEqual(folderCycles(folderGraph(importEdges())), []);
 });
 
 test('the checker sees an upward import, with its file and line', () => {

@@ -117,8 +117,8 @@ describe('the model call cache', () => {
   });
 });
 
-test('a recorded run replays with the model server gone: the same verdicts and figures, no network', { skip: releaseFile('interactweb-bench', 'all.jsonl').skip }, async () => {
-  const all = await fs.readFile(releaseFile('interactweb-bench', 'all.jsonl').path, 'utf8');
+test('a recorded run replays with the model server gone: the same verdicts and figures, no network', { skip: releaseFile('interactweb-bench', 'all.jsonl', process.env).skip }, async () => {
+  const all = await fs.readFile(releaseFile('interactweb-bench', 'all.jsonl', process.env).path, 'utf8');
   const dataset = path.join(tmp, 'two.jsonl');
   await fs.writeFile(dataset, all.split('\n').slice(0, 2).join('\n') + '\n');
   const server = await start();

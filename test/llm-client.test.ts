@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ModelClient, createClients } from '../llm/client.js';
 import { InfraError, ModelError, SchemaError } from '../llm/errors.js';
 import { reply, start, type FakeServer } from '../testkit/fake-server.js';
-import { readRoles } from '../llm/roles.js';
+import { readRoles } from '../config/roles.js';
 import { UsageMeter } from '../llm/usage.js';
 
 let fake: FakeServer;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { ModelClient } from '../llm/client.js';
 import { reply, start, type FakeServer } from '../testkit/fake-server.js';
-import { readLimits } from '../llm/limits.js';
+import { readLimits } from '../config/role-limits.js';
 import { ROOT } from './bench-support.js';
 
 let fake: FakeServer;

@@ -6,7 +6,7 @@ import { ModelClient } from '../llm/client.js';
 import { InfraError } from '../llm/errors.js';
 import { reply, schemaName, start, type FakeServer } from '../testkit/fake-server.js';
 import { checkRole, preflight } from '../llm/preflight.js';
-import type { Role, RoleConfig } from '../llm/roles.js';
+import type { Role, RoleConfig } from '../config/roles.js';
 import { forgetModes } from '../llm/structured-mode.js';
 import { readReply } from '../llm/tolerant.js';
 import { z } from 'zod';

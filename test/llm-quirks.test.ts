@@ -9,7 +9,7 @@ import { checkRole } from '../llm/preflight.js';
 import { withTable } from '../cli/docs.js';
 import { quirksMarkdown } from '../llm/quirk-docs.js';
 import { QUIRK_NAMES, QUIRKS, type QuirkName } from '../llm/quirks.js';
-import type { RoleConfig } from '../llm/roles.js';
+import type { RoleConfig } from '../config/roles.js';
 import { forgetModes } from '../llm/structured-mode.js';
 import { splitReasoning } from '../llm/tolerant.js';
 import { FAKE_QUIRK_NAMES } from '../testkit/fake-quirks.js';

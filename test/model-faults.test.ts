@@ -8,7 +8,7 @@ import { createLlmJudge } from '../judge/llm-judge.js';
 import { ModelClient } from '../llm/client.js';
 import { InfraError } from '../llm/errors.js';
 import { reply, schemaName, type FakeReply, type RecordedRequest } from '../testkit/fake-server.js';
-import type { Role } from '../llm/roles.js';
+import type { Role } from '../config/roles.js';
 import { BAKERY_TASK, exampleCase } from './example-task.js';
 import { createSimulatedUser } from '../personas/simulated-user.js';
 import { agentTestbed, episode, SITE } from './agent-support.js';

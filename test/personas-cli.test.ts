@@ -8,15 +8,19 @@ import { capture } from './cli-capture.js';
 import { personasCommand } from '../cli/personas.js';
 import { reply, schemaName, start, type FakeServer } from '../testkit/fake-server.js';
 import { loadDataset } from '../slots/load.js';
+import { leakDataset } from './leak-dataset.js';
 
 /** The fake models' scripts change from test to test: recorded model calls must not answer for them. */
 const NO_CALL_CACHE = { IWB_LLM_CACHE: 'off' };
 
 let dir: string;
 let fake: FakeServer;
+/** Two built-in tasks for the model paths (test/leak-dataset.ts); the offline battery runs on every built-in case. */
+let small: string;
 before(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'iwb-personas-'));
   fake = await start();
+  small = await leakDataset(dir);
 });
 after(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -79,7 +83,7 @@ describe('iwb personas', () => {
     fake.quirks({ refuseJsonSchema: true });
     userModel('good')();
     const io = capture();
-    const code = await personasCommand(['leak-test', 'builtin', '--json'], io, { ...NO_CALL_CACHE, IWB_USER_MODEL: 'deepseek-chat', IWB_USER_BASE_URL: fake.baseURL });
+    const code = await personasCommand(['leak-test', small, '--json'], io, { ...NO_CALL_CACHE, IWB_USER_MODEL: 'deepseek-chat', IWB_USER_BASE_URL: fake.baseURL });
     const report = JSON.parse(io.outText()) as { ok: boolean; erroredTurns: number };
     assert.equal(code, 0, io.errText());
     assert.equal(report.erroredTurns, 0);
@@ -90,7 +94,7 @@ describe('iwb personas', () => {
     fake.reset();
     userModel('broken')();
     const io = capture();
-    const code = await personasCommand(['leak-test', 'builtin', '--json'], io, { ...NO_CALL_CACHE, IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: fake.baseURL });
+    const code = await personasCommand(['leak-test', small, '--json'], io, { ...NO_CALL_CACHE, IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: fake.baseURL });
     assert.equal(code, 1);
     assert.equal((JSON.parse(io.outText()) as { ok: boolean }).ok, false);
     assert.match(io.errText(), /turns errored/);

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ModelClient } from '../llm/client.js';
 import { personasCommand } from '../cli/personas.js';
@@ -7,6 +10,7 @@ import { createSimulatedUser } from '../personas/simulated-user.js';
 import { loadDataset } from '../slots/load.js';
 import { PERSONAS } from '../slots/schema.js';
 import { capture } from './cli-capture.js';
+import { leakDataset } from './leak-dataset.js';
 import { BAKERY_TASK, exampleCase } from './example-task.js';
 import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 
@@ -17,11 +21,17 @@ import { lastUserText, reply, schemaName, start, type FakeServer, type RecordedR
  */
 const NO_CALL_CACHE = { IWB_LLM_CACHE: 'off' };
 let fake: FakeServer;
+let dir: string;
+/** Two built-in tasks through every persona (test/leak-dataset.ts): the CLI's count of errored turns is per case. */
+let small: string;
 before(async () => {
   fake = await start();
+  dir = await mkdtemp(path.join(os.tmpdir(), 'iwb-leak-llm-'));
+  small = await leakDataset(dir);
 });
 after(async () => {
   await fake.close();
+  await rm(dir, { recursive: true, force: true });
 });
 
 const systemOf = (r: RecordedRequest) => String(r.body.messages[0]?.content ?? '');
@@ -105,11 +115,11 @@ describe('iwb personas leak-test --max-errored', () => {
     fake.reset();
     brokenBroad();
     const io = capture();
-    assert.equal(await personasCommand(['leak-test', 'builtin', '--json', '--max-errored', '1%'], io, env()), 1, io.errText());
+    assert.equal(await personasCommand(['leak-test', small, '--json', '--max-errored', '1%'], io, env()), 1, io.errText());
     // Exit 1 is also what a refused preflight gives: the JSON on stdout is what says the battery ran.
     assert.ok(io.outText().trim(), `no JSON on stdout; stderr: ${io.errText()}`);
     const out = JSON.parse(io.outText()) as Out;
-    const cases = (await loadDataset('builtin')).cases;
+    const cases = (await loadDataset(small)).cases;
     assert.equal(out.erroredTurns, cases.length, 'one broad question per case');
     assert.equal(out.turns, cases.reduce((n, c) => n + leakBattery(c).length, 0));
     for (const s of Object.values(out.byPersona)) assert.ok(s.errored > 0 && s.questions > 0);
@@ -122,7 +132,7 @@ describe('iwb personas leak-test --max-errored', () => {
     fake.reset();
     brokenBroad();
     const io = capture();
-    assert.equal(await personasCommand(['leak-test', 'builtin', '--max-errored', '20%'], io, env()), 0, io.errText());
+    assert.equal(await personasCommand(['leak-test', small, '--max-errored', '20%'], io, env()), 0, io.errText());
     assert.match(io.outText() + io.errText(), /\d+ of \d+ turns errored \([\d.]+%\), left out of every figure; within the 20% tolerated \(--max-errored 20%\)/);
   });
 });

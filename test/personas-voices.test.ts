@@ -16,7 +16,7 @@ import { loadDataset } from '../slots/load.js';
 import type { Case, Persona } from '../slots/schema.js';
 import { releaseFile } from '../config/public-data.js';
 
-const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl', process.env);
 
 let dir: string;
 before(async () => {

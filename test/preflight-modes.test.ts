@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ModelClient } from '../llm/client.js';
 import { preflight, runNeeds } from '../llm/preflight.js';
 import { foundModes, withModes } from '../llm/recorded-modes.js';
-import type { Role, RoleConfigs } from '../llm/roles.js';
+import type { Role, RoleConfigs } from '../config/roles.js';
 import { forgetModes } from '../llm/structured-mode.js';
 import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 

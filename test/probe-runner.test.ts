@@ -39,7 +39,7 @@ before(async () => {
   await fs.writeFile(path.join(dir, 'index.html'), LAB);
   await fs.writeFile(path.join(dir, 'wide.html'), WIDE);
   site = await serveStatic(dir);
-  browser = await chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: readSettings(process.env).chromium, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();

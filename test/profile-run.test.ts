@@ -60,7 +60,8 @@ after(async () => {
 function run(name: string, profile: 'paper' | 'iwb', data = dataset): Promise<{ status: number | null; output: string; report: () => Promise<Report> }> {
   const reportDir = path.join(tmp, `report-${name}`);
   return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', '--project=p-min', '--workers=1', '--reporter=line,./reporters/iwb-reporter.ts', '--output', path.join(tmp, `results-${name}`)], {
+    // A blob too, for merge-reports in a process whose environment names another profile (the last test).
+    const child = spawn('npx', ['playwright', 'test', '--project=p-min', '--workers=1', '--reporter=line,blob,./reporters/iwb-reporter.ts', '--output', path.join(tmp, `results-${name}`)], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -75,6 +76,7 @@ function run(name: string, profile: 'paper' | 'iwb', data = dataset): Promise<{ 
         IWB_JUDGE_MODEL: 'fake-judge',
         IWB_JUDGE_BASE_URL: fake.baseURL,
         IWB_JUDGE_API_KEY: 'test-key',
+        PLAYWRIGHT_BLOB_OUTPUT_FILE: path.join(tmp, 'blobs', `${name}.zip`),
       },
     });
     let output = '';
@@ -128,4 +130,38 @@ test('under paper a site that loads cleanly is judged by one paper-shaped sessio
   const files = await fs.readdir(path.join(tmp, 'runs-paper-quiet'), { recursive: true });
   assert.ok(files.some((f) => f.endsWith('judge-session.json')), 'the session is kept beside the episode');
   assert.ok(files.some((f) => f.endsWith('crash.json')));
+});
+
+/** `merge-reports` of some of the runs' blobs, in an environment with no run setting but the one given. */
+async function merge(name: string, runs: string[], env: Record<string, string>): Promise<{ status: number | null; output: string; reportDir: string }> {
+  const blobs = path.join(tmp, `merge-${name}`);
+  await fs.mkdir(blobs, { recursive: true });
+  for (const r of runs) await fs.copyFile(path.join(tmp, 'blobs', `${r}.zip`), path.join(blobs, `${r}.zip`));
+  const reportDir = path.join(tmp, `merged-${name}`);
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IWB_') && !k.startsWith('PLAYWRIGHT_')));
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['playwright', 'merge-reports', '--reporter=./reporters/iwb-reporter.ts', blobs], { cwd: ROOT, env: { ...clean, CI: '', IWB_REPORT_DIR: reportDir, ...env } });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (status) => resolve({ status, output, reportDir }));
+  });
+}
+
+test("merge-reports scores a run under the profile its tests recorded, not the merging process's, and refuses two runs' profiles mixed", async () => {
+  const read = async (dir: string) => JSON.parse(await fs.readFile(path.join(dir, 'report.json'), 'utf8')) as Report;
+  const merged = await merge('paper', ['paper'], { IWB_PROFILE: 'iwb' });
+  assert.equal(merged.status, 0, merged.output.slice(-3000));
+  const union = await read(merged.reportDir);
+  const ran = await read(path.join(tmp, 'report-paper'));
+  assert.equal(union.meta.profile, 'paper', 'the profile the tests ran under, though the merge names iwb');
+  assert.equal(union.meta.dataset, dataset);
+  const { startedAt: _a, durationMs: _b, ...unionMeta } = union.meta;
+  const { startedAt: _c, durationMs: _d, ...ranMeta } = ran.meta;
+  assert.deepEqual({ ...union, meta: unionMeta }, { ...ran, meta: ranMeta }, 'the merged report is the paper run\'s');
+
+  const mixed = await merge('mixed', ['paper', 'iwb'], {});
+  assert.notEqual(mixed.status, 0, mixed.output.slice(-3000));
+  assert.match(mixed.output, /no report written: the tests to report ran under different profiles: (paper .* and iwb|iwb .* and paper) /);
+  await assert.rejects(fs.stat(path.join(mixed.reportDir, 'report.json')), 'no report scores two runs under one run\'s rules');
 });

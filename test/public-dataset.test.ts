@@ -4,7 +4,7 @@ import { checkDataset } from '../slots/check.js';
 import { loadDataset } from '../slots/load.js';
 import { releaseFile } from '../config/public-data.js';
 
-const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl');
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl', process.env);
 
 test('public all.jsonl: 404 cases load, every stored weight is the computed one', { skip: noData }, async () => {
   const d = await loadDataset(ALL);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -32,7 +32,9 @@ test('a judge that cannot take images stops the run before any episode, naming I
   assert.notEqual(run.status, 0);
   assert.match(run.output, /preflight failed for judge/);
   assert.match(run.output, /IWB_JUDGE_MODEL to a model that takes images/);
-  assert.ok(!existsSync(path.join(tmp, 'runs')), 'no episode folder is written');
+  // The runner's frozen settings (run-configs/) are written before the preflight; nothing else is.
+  const written = existsSync(path.join(tmp, 'runs')) ? readdirSync(path.join(tmp, 'runs')) : [];
+  assert.deepEqual(written.filter((f) => f !== 'run-configs'), [], 'no episode folder is written');
   assert.ok(!existsSync(path.join(tmp, 'report', 'report.json')), 'no slot is reported');
   assert.ok(run.seconds < 60, `stopped in ${run.seconds} s`);
   fake.quirks({});

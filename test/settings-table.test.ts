@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import { declaredEnv } from '../config/env-registry.js';
 import '../config/env-check.js';
 import { FILE_VARIABLES, IwbConfigSchema } from '../config/file-schema.js';
-import { settingDocRows, settingsMarkdownRows } from '../config/settings-docs.js';
+import { settingDocRows, settingsMarkdownRows } from '../cli/settings-docs.js';
 import { SettingsSchema, SETTINGS_VARIABLES, readSettings } from '../config/settings.js';
 import { FILE_BLOCKS, SCOPES, SETTINGS_TABLE, type SettingRow } from '../config/settings-table.js';
-import { readJudgeSettings } from '../judge/settings.js';
-import { ROLE_FIELDS, ROLES, readRoles } from '../llm/roles.js';
+import { readJudgeSettings } from '../config/judge-settings.js';
+import { ROLE_FIELDS, ROLES, readRoles } from '../config/roles.js';
 import { starterText } from '../cli/starter.js';
 
 const rows = (t: Record<string, SettingRow>) => Object.entries(t);
@@ -66,4 +66,15 @@ test('env reader: one loop for settings, judge and roles: trimmed, blank is unse
   const roles = readRoles({ IWB_JUDGE_MODEL: 'j', OPENAI_API_KEY: 'sk-1', IWB_AGENT_API_KEY: 'x' });
   assert.deepEqual(Object.keys(roles), ['judge'], 'a role without its own model is not configured');
   assert.equal(roles.judge?.apiKey, 'sk-1');
+});
+
+test('judge session: the profile sets the default, IWB_JUDGE_MODE overrides only where the profile allows, and the docs table says so', () => {
+  assert.deepEqual(readJudgeSettings({}), { mode: 'slot' });
+  assert.deepEqual(readJudgeSettings({ IWB_PROFILE: 'paper' }), { mode: 'case' }, "the paper profile's own session");
+  assert.deepEqual(readJudgeSettings({ IWB_JUDGE_MODE: 'case' }), { mode: 'case' }, 'iwb allows a case-wide session');
+  assert.deepEqual(readJudgeSettings({ IWB_PROFILE: 'paper', IWB_JUDGE_MODE: 'case' }), { mode: 'case' });
+  assert.throws(() => readJudgeSettings({ IWB_PROFILE: 'paper', IWB_JUDGE_MODE: 'slot' }), /^Error: environment variable IWB_JUDGE_MODE: slot is not a judge session IWB_PROFILE=paper allows \(case, by default case\)/);
+  const row = settingsMarkdownRows().find((r) => r.startsWith('| `IWB_JUDGE_MODE` |'));
+  assert.match(row ?? '', /iwb: slot or case, paper: case/);
+  assert.match(row ?? '', /iwb: `slot`, paper: `case`/);
 });

@@ -23,7 +23,7 @@ let page: Page;
 before(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-summary-table-'));
   await fs.writeFile(path.join(tmp, 'summary.html'), renderSummary(reportOf(CASES)));
-  browser = await chromium.launch({ executablePath: readSettings().chromium, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: readSettings(process.env).chromium, args: CHROMIUM_ARGS });
   page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -1,6 +1,7 @@
 import { AUDIT_VERSION } from '../audit.js';
 import { LlmSession } from '../builtin/llm-session.js';
-import { loadPrompts, type Protocol } from '../builtin/prompts.js';
+import { loadPrompts } from '../builtin/prompts.js';
+import { PROTOCOLS, type Protocol } from '../builtin/protocols.js';
 import type { AdapterModule } from '../registry.js';
 
 /**
@@ -18,10 +19,8 @@ import type { AdapterModule } from '../registry.js';
  * protocol the builder sees the audit's last frame itself, as there.
  */
 
-const PROTOCOLS: Record<string, Protocol> = { '': 'tools', tools: 'tools', artifact: 'artifact', bolt: 'artifact', text: 'artifact', paper: 'paper' };
-const NAMES: Record<Protocol, string> = { tools: 'openai', artifact: 'openai:artifact', paper: 'openai:paper' };
-/** The paper's harness asks its builder for up to 16000 tokens per reply. */
-const PAPER_MAX_TOKENS = 16_000;
+/** What `IWB_AGENT=openai:<argument>` may say, beside a protocol's own name. */
+const ALIASES: Record<string, Protocol> = { '': 'tools', bolt: 'artifact', text: 'artifact' };
 
 export const adapter: AdapterModule = {
   name: 'openai',
@@ -40,7 +39,7 @@ export const adapter: AdapterModule = {
     const auditor = copilot ?? client;
     const prompts = loadPrompts(protocol);
     return {
-      name: NAMES[protocol],
+      name: PROTOCOLS[protocol].agentName,
       config: {
         kind: 'openai',
         protocol,
@@ -59,7 +58,7 @@ export const adapter: AdapterModule = {
           prompts,
           browser,
           ...(copilot ? { copilot } : {}),
-          ...(protocol === 'paper' ? { maxTokens: PAPER_MAX_TOKENS } : {}),
+          ...(PROTOCOLS[protocol].maxTokens !== undefined ? { maxTokens: PROTOCOLS[protocol].maxTokens } : {}),
         }),
     };
   },
@@ -70,7 +69,8 @@ const NEEDS_MODEL =
   'OpenAI-compatible endpoint or IWB_AGENT_API_KEY / OPENAI_API_KEY for a hosted one';
 
 function protocolOf(argument: string | undefined): Protocol {
-  const protocol = PROTOCOLS[(argument ?? '').trim().toLowerCase()];
+  const spelled = (argument ?? '').trim().toLowerCase();
+  const protocol = Object.hasOwn(ALIASES, spelled) ? ALIASES[spelled] : (Object.keys(PROTOCOLS) as Protocol[]).find((p) => p === spelled);
   if (!protocol) throw new Error(`IWB_AGENT=openai:${argument}: unknown protocol "${argument}"; use openai, openai:tools, openai:artifact or openai:paper`);
   return protocol;
 }

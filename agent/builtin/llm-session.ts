@@ -2,12 +2,9 @@ import type { Browser } from '@playwright/test';
 import type { ModelClient } from '../../llm/client.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../llm/types.js';
 import type { Observation, StepUsage } from '../actions.js';
-import { parseArtifactReply } from './artifact-parser.js';
-import { parsePaperReply } from './paper-protocol.js';
-import { paperView } from './paper-view.js';
-import { viewObservation, type ObservationView } from './observation-text.js';
-import { copilotRequest, type AgentPrompts, type Protocol } from './prompts.js';
-import { actionFromToolCalls, AGENT_TOOLS } from './tool-calls.js';
+import type { ObservationView } from './observation-text.js';
+import { copilotRequest, type AgentPrompts } from './prompts.js';
+import { PROTOCOLS, type Protocol } from './protocols.js';
 import type { AgentSession, Decision } from '../types.js';
 import { stepUsageOf } from '../step-usage.js';
 
@@ -23,7 +20,6 @@ export interface LlmSessionOptions {
 }
 
 const OMITTED_SCREENSHOT = '[an earlier screenshot, removed to keep the conversation short]';
-const PAPER_IMAGES_KEPT = 3;
 
 /**
  * One episode's conversation with the model, a ReAct loop: each observation is appended to the history
@@ -47,12 +43,12 @@ export class LlmSession implements AgentSession {
   }
 
   async next(observation: Observation): Promise<Decision> {
-    const { client, protocol } = this.options;
+    const { client } = this.options;
+    const protocol = PROTOCOLS[this.options.protocol];
     if (observation.type === 'start') this.instruction = observation.instruction;
-    const view = protocol === 'paper' ? await paperView(observation, this.options.browser) : viewObservation(observation);
+    const view = await protocol.view(observation, this.options.browser);
     let copilotUsage: StepUsage | undefined;
-    // In the paper's protocol the builder sees the frame itself; the copilot's work is the audit.
-    if (view.image && this.options.copilot && protocol !== 'paper') {
+    if (view.image && this.options.copilot && protocol.copilotDescribes) {
       const described = await this.describe(view.image);
       view.text += `\n\nWhat the screenshot shows (described by a vision model, since you cannot see images):\n${described.text}`;
       copilotUsage = described.usage;
@@ -61,29 +57,15 @@ export class LlmSession implements AgentSession {
     this.append(observation, view);
 
     const result = await client.chat(this.messages, {
-      ...(protocol === 'tools' ? { tools: AGENT_TOOLS, toolChoice: 'auto' as const } : {}),
+      ...(protocol.tools ? { tools: protocol.tools, toolChoice: 'auto' as const } : {}),
       ...(this.options.maxTokens !== undefined ? { maxTokens: this.options.maxTokens } : {}),
     });
     this.messages.push({ role: 'assistant', content: result.content, ...(result.toolCalls.length ? { toolCalls: result.toolCalls } : {}) });
     this.pendingCalls = result.toolCalls;
 
-    const cutOff = result.finishReason === 'length';
-    let parsed: Decision;
-    if (protocol === 'paper') {
-      const read = parsePaperReply(result.content ?? '', cutOff);
-      parsed = { ...read.decision, ...(read.writes.length ? { writes: read.writes } : {}), ...(read.shell.length ? { shell: read.shell } : {}), ...(read.reasoning ? { reasoning: read.reasoning.slice(0, 8000) } : {}), paths: read.paths };
-      // The paper's harness audits a verify without criteria against the request itself.
-      if ('action' in parsed && parsed.action.type === 'verify' && !parsed.action.criteria) {
-        parsed.action = { ...parsed.action, criteria: `Check that the page does what the client asked for:\n${this.instruction}` };
-      }
-    } else if (protocol === 'tools') {
-      parsed = actionFromToolCalls(result.toolCalls);
-      if ('invalid' in parsed && cutOff) parsed = { invalid: `${parsed.invalid} (your reply was cut off at the token limit)` };
-    } else {
-      const read = parseArtifactReply(result.content ?? '', cutOff);
-      if ('action' in read) this.remarks = read.remarks;
-      parsed = 'action' in read ? { action: read.action } : read;
-    }
+    const read = protocol.read(result, result.finishReason === 'length', this.instruction);
+    if (read.remarks) this.remarks = read.remarks;
+    const parsed = read.decision;
     const note = (result.content ?? '').trim().slice(0, 2000);
     // The client sets a leading think block (or the server's reasoning field) aside before the reply is
     // read; it is the model's reasoning all the same, so the trajectory keeps it whatever the protocol.
@@ -105,7 +87,7 @@ export class LlmSession implements AgentSession {
     }
     const text = [...this.remarks, view.text].join('\n\n');
     this.remarks = [];
-    if (view.image) this.dropOldScreenshots(this.options.protocol === 'paper' ? PAPER_IMAGES_KEPT - 1 : 0);
+    if (view.image) this.dropOldScreenshots(PROTOCOLS[this.options.protocol].imagesKept - 1);
     const picture: ContentPart[] = view.image ? [{ type: 'image', url: view.image.url, detail: view.image.detail ?? 'auto' }] : [];
     if (this.pendingCalls.length > 0) {
       // Every call id needs its answer; when several were made none ran, and each hears why.

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { PROTOCOLS, type Protocol } from './protocols.js';
 
 /**
  * The built-in agent's prompts, kept as Markdown files in agent/builtin/prompts/ so they can be read and edited
  * as text. Their hash goes into the agent's config: changing a prompt changes the episode cache key,
  * so episodes run with an older prompt are not reused.
  */
-
-/** `paper`: the paper's bolt protocol, with its own system prompt (it states no step count). */
-export type Protocol = 'tools' | 'artifact' | 'paper';
 
 export interface AgentPrompts {
   /** The shared task description followed by the protocol's rules. */
@@ -28,7 +26,7 @@ const cache = new Map<Protocol, AgentPrompts>();
 export function loadPrompts(protocol: Protocol): AgentPrompts {
   const hit = cache.get(protocol);
   if (hit) return hit;
-  const system = protocol === 'paper' ? read('paper.md') : `${read('system.md')}\n\n${read(protocol === 'tools' ? 'tools.md' : 'artifact.md')}`;
+  const system = PROTOCOLS[protocol].promptFiles.map(read).join('\n\n');
   const copilot = read('copilot.md');
   const hash = createHash('sha256').update(system).update('\0').update(copilot).digest('hex').slice(0, 12);
   const prompts = { system, copilot, hash };

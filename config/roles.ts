@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { readVariables, type EnvRecord } from '../config/env-read.js';
-import { declareEnv, declarePlaceholder } from '../config/env-registry.js';
+import { readVariables, type EnvRecord } from './env-read.js';
+import { declareEnv, declarePlaceholder } from './env-registry.js';
 import { ROLES, type Role } from '../protocol/enums.js';
 
 export { ROLES, type Role } from '../protocol/enums.js';

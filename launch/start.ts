@@ -1,20 +1,20 @@
-import { ChromiumMissing, NO_CHROMIUM_HINT, describeChromium } from './chromium.js';
-import { checkEnv, EnvError } from './env-check.js';
-import { applyConfigFile, ConfigFileError, type ResolvedConfig } from './file.js';
-import { readSettings, type Settings } from './settings.js';
-import { readJudgeSettings } from '../judge/settings.js';
+import { ChromiumMissing, NO_CHROMIUM_HINT, describeChromium } from '../config/chromium.js';
+import { checkEnv, EnvError } from '../config/env-check.js';
+import { applyConfigFile, ConfigFileError, type ResolvedConfig } from '../config/file.js';
+import { frozenVariables, RunConfigError, type RunConfig } from '../config/run-config.js';
+import { readSettings, settingsOf, type Settings } from '../config/settings.js';
+import { readJudgeSettings } from '../config/judge-settings.js';
 import { loadPriceTable } from '../llm/cost.js';
-import { readRoles } from '../llm/roles.js';
+import { readRoles } from '../config/roles.js';
 import { DEFAULT_AGENT } from '../agent/registry.js';
 import { DatasetError } from '../slots/errors.js';
 import { memoisedPartition } from '../slots/difficulty-memo.js';
 import { loadDataset } from '../slots/load.js';
-import { rawProcessEnv } from './process-env.js';
 import { AgentStartError, checkAgentStarts } from '../agent/start-check.js';
 import { userModelMissing } from '../personas/user.js';
 import { sandboxConfig } from '../sandbox/config.js';
 import { configureSandbox, getSandbox } from '../sandbox/sandbox.js';
-import { userKind } from './settings.js';
+import { userKind } from '../config/settings.js';
 
 /** A mistake the user made (a variable, the config file, a missing browser): one message, no stack trace. */
 export class StartError extends Error {
@@ -24,6 +24,8 @@ export class StartError extends Error {
 export interface StartedRun {
   settings: Settings;
   config: ResolvedConfig;
+  /** The settings as checked, frozen for the run's workers (config/run-config.ts); `settings` is read from it. */
+  run: RunConfig;
   /** What the run announces before the first test: the agent (and whether it was defaulted), the browser. */
   notes: string[];
 }
@@ -33,13 +35,16 @@ export interface StartedRun {
  * value (settings, roles, judge), and a browser. Reading all of them here, in the runner, turns a bad
  * value into one message at start instead of one error per test in every worker.
  */
-export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = process.cwd()): Promise<StartedRun> {
+export async function startRun(env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<StartedRun> {
   try {
     checkEnv(env);
     const config = await applyConfigFile(env, cwd);
-    const settings = readSettings(env, cwd);
+    const read = readSettings(env, cwd);
+    const run: RunConfig = { schemaVersion: 1, cwd, variables: frozenVariables(env), chromium: read.chromium ? { path: read.chromium, source: read.chromiumSource! } : null };
+    // The runner reads its settings as its workers will: from the frozen config, so the two cannot differ.
+    const settings = settingsOf(run);
     const roles = readRoles(env);
-    readJudgeSettings(env);
+    readJudgeSettings(run.variables);
     try {
       loadPriceTable(settings.prices);
     } catch (e) {
@@ -85,7 +90,7 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
       ...(!roles.judge && unprobed > 0 ? [`warning ${unprobed} of ${slots.length} slots have no probe and no judge model: they will be unjudged`] : []),
       ...(config.file ? [`config ${config.file}${config.unread.length ? ` (not read by this build: ${config.unread.join(', ')})` : ''}`] : []),
     ];
-    return { settings, config, notes };
+    return { settings, config, run, notes };
   } catch (e) {
     if (isUserError(e)) throw e;
     // The readers throw plain errors that already name the variable and the value.
@@ -95,7 +100,7 @@ export async function startRun(env: NodeJS.ProcessEnv = rawProcessEnv(), cwd = p
 }
 
 export function isUserError(e: unknown): e is Error {
-  return e instanceof StartError || e instanceof AgentStartError || e instanceof DatasetError || e instanceof EnvError || e instanceof ConfigFileError || e instanceof ChromiumMissing;
+  return e instanceof StartError || e instanceof AgentStartError || e instanceof DatasetError || e instanceof EnvError || e instanceof ConfigFileError || e instanceof ChromiumMissing || e instanceof RunConfigError;
 }
 
 /**

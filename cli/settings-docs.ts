@@ -1,7 +1,7 @@
-import { declaredEnv } from './env-registry.js';
-import { FILE_VARIABLES } from './file-schema.js';
-import { ROLE_FIELDS } from '../llm/roles.js';
-import { FILE_BLOCKS, SETTINGS_TABLE, type Scope, type SettingRow } from './settings-table.js';
+import { declaredEnv } from '../config/env-registry.js';
+import { FILE_VARIABLES } from '../config/file-schema.js';
+import { ROLE_FIELDS } from '../config/roles.js';
+import { FILE_BLOCKS, SETTINGS_TABLE, type Scope, type SettingRow } from '../config/settings-table.js';
 
 /** One line of the configuration reference, as the docs generator (cli/docs.ts) renders it. */
 export interface SettingDocRow {
