@@ -17,4 +17,6 @@ test('tests that disagree on the profile, the dataset or the judge make no repor
   assert.throws(() => reportedRun([recorded('iwb', 'a.jsonl'), recorded('iwb', 'b.jsonl')], env), /different datasets: a\.jsonl .* and b\.jsonl/);
   assert.throws(() => reportedRun([recorded('iwb'), recorded('iwb', 'builtin', { mode: 'slot', stepCap: 4, model: null })], env), /different judges: case session, judge-m .* and slot session, probes only, step cap 4/);
   assert.throws(() => reportedRun([recorded('papers')], env), /profile papers, which this build does not know/);
+  // An older blob's tests (no record) merged with a recorded run's: not scored under the recorded run's rules.
+  assert.throws(() => reportedRun([recorded('paper'), undefined, recorded('paper')], env), (e: Error) => e instanceof MixedRunsError && /1 of 3 test results recorded no run/.test(e.message));
 });
