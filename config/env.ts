@@ -2,7 +2,7 @@ import { readJudgeSettings, type JudgeSettings } from './judge-settings.js';
 import { readLimits, type RoleLimits } from './role-limits.js';
 import { readRoles, type Role, type RoleConfigs } from './roles.js';
 import { checkEnv } from './env-check.js';
-import type { RunConfig } from './run-config.js';
+import { SECRET_VARIABLES, type RunConfig } from './run-config.js';
 import { runContext } from './run-context.js';
 import { readSettings, RUN_ID_VARIABLE, settingsOf, type Settings } from './settings.js';
 
@@ -34,24 +34,29 @@ export type EnvSource = Readonly<Record<string, string | undefined>>;
 export function readEnv(env: EnvSource, cwd = process.cwd()): Env {
   checkEnv(env);
   const settings = readSettings(env, cwd);
-  return withRoles(settings, readJudgeSettings(env), env);
+  return withRoles(settings, readJudgeSettings(env), env, env);
 }
 
 /**
- * A run's reading, in the runner and its workers alike: the settings and the judge's from the frozen run config
- * (config/run-config.ts), whatever this process's environment says of them; the model roles, their limits and
- * the run's id from the environment (the roles' keys are never written to the run folder).
+ * A run's reading, in the runner and its workers alike: the settings, the judge's and the model roles from the
+ * frozen run config (config/run-config.ts), whatever this process's environment says of them; from the
+ * environment only the roles' API keys (never written to the run folder) and the run's state (its id).
  */
 export function runEnv(run: RunConfig, env: EnvSource): Env {
-  return withRoles(settingsOf(run), readJudgeSettings(run.variables), env);
+  return withRoles(settingsOf(run), readJudgeSettings(run.variables), frozenRoleSource(run, env), env);
 }
 
-function withRoles(settings: Settings, judge: JudgeSettings, env: EnvSource): Env {
+/** What the role readers read in a run: the frozen variables, and the API keys from the environment. */
+export function frozenRoleSource(run: RunConfig, env: EnvSource): EnvSource {
+  return { ...Object.fromEntries(SECRET_VARIABLES.map((name) => [name, env[name]])), ...run.variables };
+}
+
+function withRoles(settings: Settings, judge: JudgeSettings, roleSource: EnvSource, env: EnvSource): Env {
   return {
     settings,
     judge,
-    roles: readRoles(env),
-    limits: readLimits(env, settings.runDir),
+    roles: readRoles(roleSource),
+    limits: readLimits(roleSource, settings.runDir),
     runId: env[RUN_ID_VARIABLE] || undefined,
     playwrightHtmlOutputDir: env.PLAYWRIGHT_HTML_OUTPUT_DIR || undefined,
   };

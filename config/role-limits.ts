@@ -31,6 +31,11 @@ function limitRows(role: Role) {
   return { concurrency: { env: name(CONCURRENCY), schema: positive }, rpm: { env: name(RPM), schema: positive } };
 }
 
+/** The two variables of a role, by name (the run config freezes them). */
+export function limitVariables(role: Role): string[] {
+  return Object.values(limitRows(role)).map((row) => row.env);
+}
+
 export function readLimits(env: EnvRecord, runDir = env[SETTINGS_VARIABLES.runDir] ?? '.iwb/runs'): Partial<Record<Role, RoleLimits>> {
   const out: Partial<Record<Role, RoleLimits>> = {};
   for (const role of ROLES) {

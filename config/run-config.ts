@@ -6,6 +6,8 @@ import { writeAtomicSync } from '../protocol/atomic-write.js';
 import { DEBIAN_CHROMIUM } from './chromium.js';
 import { declareEnv } from './env-registry.js';
 import { JUDGE_TABLE, SETTINGS_TABLE, type SettingRow } from './settings-table.js';
+import { ROLE_FIELDS, ROLES, roleVariable } from './roles.js';
+import { limitVariables } from './role-limits.js';
 
 /**
  * The run's settings, resolved once by the runner (environment and config file, checked by launch/start.ts)
@@ -14,8 +16,9 @@ import { JUDGE_TABLE, SETTINGS_TABLE, type SettingRow } from './settings-table.j
  *
  * The settings are kept as the text each row of config/settings-table.ts reads, so the runner and its workers
  * parse them with the one reader (settingsOf in config/settings.ts) and a row added to the table is frozen
- * with no change here. Model roles are not frozen: their variables hold API keys, which stay out of the run
- * folder; workers read them from the environment they inherit (config/run-context.ts).
+ * with no change here. The model roles are frozen too (model, endpoint, sampling, limits), all but their API
+ * keys, which stay out of the run folder: workers take only the keys from the environment they inherit
+ * (config/env.ts runEnv), so a worker cannot judge with another model than the runner checked.
  */
 export const RUN_CONFIG_VARIABLE = declareEnv('IWB_RUN_CONFIG', 'set by a Playwright run for its workers: the frozen run config (settings and config file, resolved once by the runner)');
 
@@ -25,15 +28,30 @@ export const RunConfigSchema = z.object({
   schemaVersion: z.literal(1),
   /** The folder the runner resolved relative paths (run, report and allure folders) against. */
   cwd: z.string().min(1),
-  /** Every settings and judge variable the environment or the config file set, as text; an absent one is unset. */
-  variables: z.record(z.string().regex(/^IWB_[A-Z0-9_]+$/), z.string()),
+  /** Every settings, judge and role variable (but the keys) the environment or the config file set, as text; an absent one is unset. */
+  variables: z.record(z.string().regex(/^(IWB|OPENAI)_[A-Z0-9_]+$/), z.string()).refine((v) => !SECRET_VARIABLES.some((k) => k in v), { message: 'an API key is never written to a run config' }),
   /** The browser the runner found (config/chromium.ts), so a worker does not look again; null when none is. */
   chromium: z.object({ path: z.string().min(1), source: z.enum(CHROMIUM_SOURCES) }).nullable(),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 
-/** The variables a run config holds: one per row of the settings and judge tables. */
-export const FROZEN_VARIABLES: readonly string[] = ([...Object.values(SETTINGS_TABLE), ...Object.values(JUDGE_TABLE)] as SettingRow[]).map((r) => r.env);
+/** A role field whose variable is never written to the run folder (the API keys and their shared fallback). */
+const SECRET_FIELDS = Object.entries(ROLE_FIELDS).filter(([, row]) => 'secret' in row && row.secret);
+
+/** The variables that stay in the environment: each role's API key and the shared OPENAI_API_KEY. */
+export const SECRET_VARIABLES: readonly string[] = [
+  ...ROLES.flatMap((role) => SECRET_FIELDS.map(([field]) => roleVariable(role, field as keyof typeof ROLE_FIELDS))),
+  ...SECRET_FIELDS.flatMap(([, row]) => ('fallback' in row ? [row.fallback] : [])),
+];
+
+const ROLE_VARIABLES: readonly string[] = [
+  ...ROLES.flatMap((role) => Object.keys(ROLE_FIELDS).map((field) => roleVariable(role, field as keyof typeof ROLE_FIELDS))),
+  ...Object.values(ROLE_FIELDS).flatMap((row) => ('fallback' in row ? [row.fallback] : [])),
+  ...ROLES.flatMap((role) => limitVariables(role)),
+].filter((name) => !SECRET_VARIABLES.includes(name));
+
+/** The variables a run config holds: one per row of the settings and judge tables, and every role's but its key. */
+export const FROZEN_VARIABLES: readonly string[] = [...([...Object.values(SETTINGS_TABLE), ...Object.values(JUDGE_TABLE)] as SettingRow[]).map((r) => r.env), ...ROLE_VARIABLES];
 
 /** The frozen part of an environment (the config file's values already filled in): blank counts as unset, as the readers take it. */
 export function frozenVariables(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

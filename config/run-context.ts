@@ -4,7 +4,7 @@ import type { RunConfig } from './run-config.js';
  * What the entry point of a run's process (playwright.config.ts, in the runner and in every worker) hands the
  * modules Playwright loads after it (fixtures, specs, global setup, the reporter): the frozen run config and the
  * process's environment, which carries the run's state (run id, browser, cases snapshot: written by the runner
- * as it goes) and the model roles (their keys stay out of the run folder). Nothing below reads
+ * as it goes) and the model roles' API keys (which stay out of the run folder). Nothing below reads
  * the environment itself.
  *
  * Kept on globalThis: Playwright loads the config and the test files through its own loaders, and a second copy

@@ -6,6 +6,7 @@ import { readSettings, settingsOf, type Settings } from '../config/settings.js';
 import { readJudgeSettings } from '../config/judge-settings.js';
 import { loadPriceTable } from '../llm/cost.js';
 import { readRoles } from '../config/roles.js';
+import { frozenRoleSource } from '../config/env.js';
 import { DEFAULT_AGENT } from '../agent/registry.js';
 import { DatasetError } from '../slots/errors.js';
 import { memoisedPartition } from '../slots/difficulty-memo.js';
@@ -43,7 +44,7 @@ export async function startRun(env: NodeJS.ProcessEnv, cwd = process.cwd()): Pro
     const run: RunConfig = { schemaVersion: 1, cwd, variables: frozenVariables(env), chromium: read.chromium ? { path: read.chromium, source: read.chromiumSource! } : null };
     // The runner reads its settings as its workers will: from the frozen config, so the two cannot differ.
     const settings = settingsOf(run);
-    const roles = readRoles(env);
+    const roles = readRoles(frozenRoleSource(run, env));
     readJudgeSettings(run.variables);
     try {
       loadPriceTable(settings.prices);

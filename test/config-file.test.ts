@@ -96,7 +96,8 @@ test("a worker's settings: read from the run config the runner froze, they equal
   assert.ok(file.startsWith(path.join(dir, 'file-runs', 'run-configs')), `in the run folder: ${file}`);
   assert.doesNotMatch(await fs.readFile(file, 'utf8'), /sk-judge/, 'no key is written to the run folder');
   // A worker whose own environment names another profile and run folder still runs the runner's settings.
-  const workerEnv = { ...runnerEnv, TEST_WORKER_INDEX: '0', IWB_PROFILE: 'paper', IWB_RUN_DIR: 'elsewhere', [RUN_CONFIG_VARIABLE]: file };
+  // Its model roles too: only the key comes from its environment.
+  const workerEnv = { ...runnerEnv, TEST_WORKER_INDEX: '0', IWB_PROFILE: 'paper', IWB_RUN_DIR: 'elsewhere', IWB_JUDGE_MODEL: 'other-judge', IWB_JUDGE_BASE_URL: 'http://127.0.0.1:8/v1', IWB_JUDGE_CONCURRENCY: '99', [RUN_CONFIG_VARIABLE]: file };
   const worker = runEnv(readRunConfig(readRunState(workerEnv).runConfig), workerEnv);
   assert.deepEqual(worker.settings, started.settings);
   assert.equal(worker.settings.profile, 'iwb');
@@ -104,5 +105,12 @@ test("a worker's settings: read from the run config the runner froze, they equal
   assert.deepEqual(worker.judge, { mode: 'case', stepCap: 4 });
   assert.deepEqual(worker.roles, readRoles(runnerEnv));
   assert.equal(worker.roles.judge?.model, 'judge-m');
+  assert.equal(worker.roles.judge?.baseURL, 'http://127.0.0.1:9/v1');
+  assert.equal(worker.roles.judge?.apiKey, 'sk-judge', 'the key, and only the key, from the environment');
+  assert.deepEqual(worker.limits, {}, 'no limit the runner did not see');
   assert.throws(() => readRunConfig(undefined), /IWB_RUN_CONFIG/);
+  // A run config that holds a key is not a run config (a hand-edited or foreign file).
+  const keyed = path.join(dir, 'keyed.json');
+  await fs.writeFile(keyed, JSON.stringify({ ...JSON.parse(await fs.readFile(file, 'utf8')), variables: { OPENAI_API_KEY: 'sk-x' } }));
+  assert.throws(() => readRunConfig(keyed), /never written to a run config/);
 });
