@@ -81,4 +81,17 @@ describe('IWB_PUBLIC_DATA', () => {
     const here = releaseFile('interactweb-bench', 'x.jsonl', { IWB_PUBLIC_DATA: tmp });
     assert.equal(here.skip !== false, true, 'a folder without the file is a skip too');
   });
+
+  test('no test or bench file finds the release by a path of its own: each goes through releaseFile, so IWB_PUBLIC_DATA moves them all', async () => {
+    const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+    const own: string[] = [];
+    for (const dir of ['test', 'bench']) {
+      for (const f of await fs.readdir(path.join(root, dir))) {
+        if (!f.endsWith('.ts') || f === 'dataset-fetch.test.ts') continue;
+        const text = await fs.readFile(path.join(root, dir, f), 'utf8');
+        if (text.split('\n').some((line) => /shared\/data/.test(line) && !/^\s*(\/\/|\*)/.test(line))) own.push(`${dir}/${f}`);
+      }
+    }
+    assert.deepEqual(own, []);
+  });
 });

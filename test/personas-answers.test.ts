@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDegradation } from '../personas/degradation/annotate.js';
-import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
+import { releaseFile } from '../config/public-data.js';
 import { declines } from '../personas/answer-score.js';
 import { checkPremise, claimOf } from '../personas/premise.js';
 import { purposeKind } from '../personas/questions.js';
@@ -16,8 +15,7 @@ import { loadDataset } from '../slots/load.js';
 import { PERSONAS, type Case, type Dataset } from '../slots/schema.js';
 
 /** What the simulated user answers on the public data: purpose, false premises, whole answers (issue #31). */
-const ALL = fileURLToPath(new URL('../../shared/data/interactweb-bench/all.jsonl', import.meta.url));
-const noData = !existsSync(ALL) && `no ${ALL}`;
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl', process.env);
 let ds: Dataset;
 before(async () => {
   if (noData) return;

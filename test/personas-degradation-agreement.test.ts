@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { releaseFile } from '../config/public-data.js';
 import { agreement, DEGRADATION_KINDS, offlineAgreement, readDegradationLabels, type DegradationKind } from '../personas/degradation/agreement.js';
 import { loadDataset } from '../slots/load.js';
 
@@ -10,9 +10,8 @@ import { loadDataset } from '../slots/load.js';
  * figures measured when the alignment was last improved, less 0.03: a change that files fewer of the
  * labelled slots right, or more wrong ones, fails here.
  */
-const ALL = fileURLToPath(new URL('../../shared/data/interactweb-bench/all.jsonl', import.meta.url));
 const LABELS = fileURLToPath(new URL('./fixtures/degradation-labels.json', import.meta.url));
-const noData = !existsSync(ALL) && `no ${ALL}`;
+const { path: ALL, skip: noData } = releaseFile('interactweb-bench', 'all.jsonl', process.env);
 
 const MEASURED: Record<DegradationKind, { precision: number; recall: number }> = {
   omits: { precision: 0.928, recall: 0.914 },
