@@ -6,16 +6,16 @@ import { after, before, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import { judgeCommand } from '../cli/judge.js';
 import { agreement } from '../judge/agreement.js';
-import { listCalibrationSites, runCalibration, summarise, type CalibrationRow, type CalibrationSite, type CalibrationSummary } from '../judge/calibrate.js';
+import { listCalibrationSites, runCalibration, summarise, type CalibrationRow, type CalibrationSummary } from '../judge/calibrate.js';
 import { agreementWithCi } from '../judge/calibration-stats.js';
 import { DEFAULT_BOOTSTRAP } from '../stats/intervals.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
-import { createProbeJudge } from '../judge/probe-judge.js';
 import { ModelClient } from '../llm/client.js';
 import { lastUserText, reply, start, type FakeServer } from '../testkit/fake-server.js';
 import { loadBuiltinTasks } from '../slots/builtin-loader.js';
 import { buildDataset } from '../slots/load.js';
 import { launch } from './judge-support.js';
+import { calibrationPartTest, CLI_TASK } from './calibration-part.js';
 
 let browser: Browser;
 let fake: FakeServer;
@@ -87,10 +87,8 @@ test('every built-in task has its reference site and broken variants, each with 
   }
 });
 
-// The CLI covers one task end to end; the rest of the built-in sites go through runCalibration directly,
-// so every reference site and variant is probed once without paying for the CLI's own browser twice.
-const CLI_TASK = 'tip-calculator';
-
+// The CLI covers one task end to end; the rest of the built-in sites go through runCalibration directly
+// (test/calibration-part.ts), so every reference site and variant is probed once without paying for the CLI's own browser twice.
 test('iwb judge calibrate --task: the probes score 100% on the reference site and its variants', async () => {
   const out: string[] = [];
   const code = await judgeCommand(['calibrate', '--json', '--task', CLI_TASK, '--concurrency', '3'], { out: (t) => out.push(t), err: (t) => out.push(t) });
@@ -101,27 +99,7 @@ test('iwb judge calibrate --task: the probes score 100% on the reference site an
   assert.equal(code, 0);
 });
 
-// The six original tasks are calibrated in full here; on the other tasks every variant's broken slots are
-// judged (the answers a judge must get right to catch a broken site). Their reference sites are probed in
-// builtin-probes.test.ts, and `npx iwb judge calibrate` runs everything (measured: 100%).
-const FULL = ['bakery-menu', 'conference-schedule', 'expense-tracker', 'ocean-quiz', 'reading-list'];
-
-test('calibration: the probes score 100% on the original tasks in full and on every broken slot of the rest', async () => {
-  const tasks = (await loadBuiltinTasks()).filter((t) => t.id !== CLI_TASK);
-  const cases = buildDataset('builtin', 'builtin', tasks).cases;
-  const sites = await listCalibrationSites(tasks);
-  const select = (site: CalibrationSite, slotId: string) => FULL.includes(site.taskId) || site.expected[slotId] === 'fail';
-  const rows = await runCalibration({ browser, cases, sites, judges: [{ key: 'probe', judge: createProbeJudge(), slots: 'probed' }], concurrency: 3, select });
-  const summary = summarise(rows, 'probe', []);
-  assert.deepEqual(summary.misjudged, []);
-  assert.equal(summary.probes.accuracy, 1);
-  assert.equal(summary.probes.slots, sites.reduce((n, s) => n + Object.keys(s.expected).filter((id) => select(s, id)).length, 0));
-  assert.ok(new Set(rows.filter((r) => r.expected === 'fail').map((r) => r.taskId)).size === tasks.length, 'every task has broken slots judged');
-  const st = summary.stats.probe!;
-  assert.deepEqual(Object.keys(st.byCTech).sort(), ['1', '2', '3']);
-  assert.deepEqual(Object.keys(st.byAssertionType).sort(), ['NEGATIVE', 'POSITIVE']);
-  assert.deepEqual(st.overall.ci.accuracy, [1, 1], 'a perfect judge has a degenerate interval');
-});
+calibrationPartTest(0, 2, () => browser);
 
 test('a judge model gets accuracy, precision and recall for fail, and kappa', async () => {
   const tasks = (await loadBuiltinTasks()).filter((t) => t.id === 'tip-calculator');

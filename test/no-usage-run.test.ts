@@ -46,7 +46,8 @@ test('a run against a server without usage and without json_schema: unknown ever
     IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: report, IWB_AGENT: 'openai', IWB_AGENT_MODEL: 'local', IWB_AGENT_BASE_URL: fake.baseURL,
     IWB_USER_MODEL: 'local-user', IWB_USER_BASE_URL: fake.baseURL, IWB_STEP_CAP: '4', IWB_LLM_CACHE: 'off', IWB_MAX_ERRORED: '5%',
   };
-  const run = await playwright(['test', '--project=p-min', '--grep', '@task-tip-calculator', '--workers=1', '--reporter=./reporters/iwb-reporter.ts'], env);
+  // Its own test-results: Playwright empties its output folder at the start, and another run may be using the default one.
+  const run = await playwright(['test', '--project=p-min', '--grep', '@task-tip-calculator', '--workers=1', '--reporter=./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'test-results')], env);
   process.stdout.write(`# run output (tail):\n${run.output.slice(-1500).replace(/^/gm, '#   ')}\n`);
   const json = JSON.parse(await fs.readFile(path.join(report, 'report.json'), 'utf8')) as Report;
   assert.equal(json.episodes.total, 1, run.output.slice(-2000));

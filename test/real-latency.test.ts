@@ -28,7 +28,7 @@ test('a judge that cannot take images stops the run before any episode, naming I
   fake.quirks({ refuseImages: 'vllm' });
   fake.script(() => reply.json({ ok: true, colour: 'red' }));
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-preflight-run-'));
-  const run = await playwright(ONE_CASE, { IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: path.join(tmp, 'report'), IWB_JUDGE_MODEL: 'text-only', IWB_JUDGE_BASE_URL: fake.baseURL });
+  const run = await playwright([...ONE_CASE, '--output', path.join(tmp, 'test-results')], { IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: path.join(tmp, 'report'), IWB_JUDGE_MODEL: 'text-only', IWB_JUDGE_BASE_URL: fake.baseURL });
   assert.notEqual(run.status, 0);
   assert.match(run.output, /preflight failed for judge/);
   assert.match(run.output, /IWB_JUDGE_MODEL to a model that takes images/);
@@ -54,7 +54,8 @@ test('a 20-step episode of a slow model finishes although the per-test timeout i
   });
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-latency-'));
   const env = { IWB_RUN_DIR: path.join(tmp, 'runs'), IWB_REPORT_DIR: path.join(tmp, 'report'), IWB_AGENT: 'openai', IWB_AGENT_MODEL: 'slow', IWB_AGENT_BASE_URL: fake.baseURL, IWB_STEP_CAP: '20' };
-  const run = await playwright([...ONE_CASE, '--timeout=3000', '--reporter=dot,./reporters/iwb-reporter.ts'], env);
+  // Its own test-results: Playwright empties its output folder at the start, and another run may be using the default one.
+  const run = await playwright([...ONE_CASE, '--timeout=3000', '--reporter=dot,./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'test-results')], env);
   const report = JSON.parse(await fs.readFile(path.join(tmp, 'report', 'report.json'), 'utf8')) as Report;
   assert.equal(step, 20, run.output.slice(-2000));
   assert.equal(report.episodes.total, 1);

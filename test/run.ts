@@ -1,14 +1,17 @@
 /**
- * `npm test` (every tier) and `npm run test:unit` (the fast loop): runs the tiers of test/tiers.ts one after
- * another, each with its own number of files at once, prints a line per top-level test as it ends, the slowest
- * files, and one closing `N passed, N failed, N skipped` line; exits 1 on any failure.
+ * `npm test` (every tier) and `npm run test:unit` (the fast loop): runs the files of the tiers of test/tiers.ts
+ * in one pool as wide as the machine's cores, the longest files first and each file weighed by what it keeps
+ * busy (test/pool.ts), so that one tier's idle time (a fake model's delays, a child run's start) is another
+ * tier's CPU time. Prints a line per top-level test as it ends, each tier's counts when its last file ends, the
+ * slowest files, and one closing `N passed, N failed, N skipped` line; exits 1 on any failure.
  * Usage: node --import tsx test/run.ts [unit|browser|e2e ...] [--only <file-substring>]
  */
 import os from 'node:os';
 import path from 'node:path';
 import { run } from 'node:test';
+import { runPool } from './pool.js';
 import { closingLine, Progress, type Counts, type TestEvent } from './progress-reporter.js';
-import { CONCURRENCY, filesOf, TEST_DIR, TIERS, type Tier } from './tiers.js';
+import { filesOf, longestFirst, TEST_DIR, TIERS, weightOf, type Tier } from './tiers.js';
 
 const ROOT = path.dirname(TEST_DIR);
 
@@ -24,38 +27,66 @@ function parseArgs(argv: string[]): { tiers: Tier[]; only: string | undefined } 
   return { tiers: tiers.length ? tiers : [...TIERS], only };
 }
 
-async function runTier(tier: Tier, files: string[], total: Counts): Promise<{ ms: number; timings: Progress['timings'] }> {
-  const concurrency = CONCURRENCY[tier](os.availableParallelism());
-  process.stdout.write(`\n[${tier}] ${files.length} files, ${concurrency} at once\n`);
-  const started = Date.now();
+/** A tier's counts and times, gathered from its files as they end. */
+interface TierState {
+  files: string[];
+  left: number;
+  counts: Counts;
+  firstStart?: number;
+  lastEnd?: number;
+}
+
+/** One file in a node:test run of its own: its own Progress, since files of the pool end interleaved. */
+async function runFile(file: string, state: TierState, perFile: Map<string, number>): Promise<void> {
+  state.firstStart ??= Date.now();
   const progress = new Progress();
-  const stream = run({ files: files.map((f) => path.join(ROOT, f)), concurrency });
+  const stream = run({ files: [path.join(ROOT, file)] });
   for await (const event of stream as AsyncIterable<TestEvent>) {
     const line = progress.line(event);
     if (line) process.stdout.write(line);
   }
-  const ms = Date.now() - started;
-  process.stdout.write(`[${tier}] ${closingLine(progress.counts)} in ${(ms / 1000).toFixed(0)} s\n`);
-  total.passed += progress.counts.passed;
-  total.failed += progress.counts.failed;
-  total.skipped += progress.counts.skipped;
-  return { ms, timings: progress.timings };
+  state.counts.passed += progress.counts.passed;
+  state.counts.failed += progress.counts.failed;
+  state.counts.skipped += progress.counts.skipped;
+  for (const t of progress.timings) perFile.set(t.file, (perFile.get(t.file) ?? 0) + t.ms);
+  state.lastEnd = Date.now();
+  state.left -= 1;
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 
 async function main(): Promise<void> {
   const { tiers, only } = parseArgs(process.argv.slice(2));
-  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-  const perFile = new Map<string, number>();
-  const walls: string[] = [];
+  const cores = Math.max(2, os.availableParallelism());
+  const states = new Map<Tier, TierState>();
   for (const tier of tiers) {
     const files = filesOf(tier).filter((f) => only === undefined || f.includes(only));
-    if (files.length === 0) continue;
-    const { ms, timings } = await runTier(tier, files, total);
-    walls.push(`${tier} ${(ms / 1000).toFixed(0)} s`);
-    for (const t of timings) perFile.set(t.file, (perFile.get(t.file) ?? 0) + t.ms);
+    if (files.length) states.set(tier, { files, left: files.length, counts: { passed: 0, failed: 0, skipped: 0 } });
   }
+  for (const [tier, s] of states) process.stdout.write(`[${tier}] ${s.files.length} files\n`);
+  process.stdout.write(`[pool] ${cores} cores, longest files first; a unit or browser file weighs 1, an e2e file ${weightOf('e2e', '')}\n\n`);
+  const started = Date.now();
+  const perFile = new Map<string, number>();
+  const jobs = longestFirst([...states].flatMap(([tier, s]) => s.files.map((file) => ({ tier, file })))).map(({ tier, file }) => {
+    const state = states.get(tier)!;
+    return {
+      weight: weightOf(tier, file),
+      run: async () => {
+        await runFile(file, state, perFile);
+        if (state.left === 0) process.stdout.write(`[${tier}] ${closingLine(state.counts)} in ${seconds(state.lastEnd! - state.firstStart!)}\n`);
+      },
+    };
+  });
+  await runPool(jobs, cores);
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const s of states.values()) {
+    total.passed += s.counts.passed;
+    total.failed += s.counts.failed;
+    total.skipped += s.counts.skipped;
+  }
+  const walls = [...states].map(([tier, s]) => `${tier} ${seconds(s.lastEnd! - s.firstStart!)}`);
   const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 8);
-  process.stdout.write(`\nwall: ${walls.join(', ')}\nslowest files: ${slowest.map(([f, ms]) => `${path.basename(f)} ${(ms / 1000).toFixed(0)} s`).join(', ')}\n`);
+  process.stdout.write(`\nwall: ${seconds(Date.now() - started)} (${walls.join(', ')}, overlapping)\nslowest files: ${slowest.map(([f, ms]) => `${path.basename(f)} ${seconds(ms)}`).join(', ')}\n`);
   // Alone on the last line, the form CI reads.
   process.stdout.write(`${closingLine(total)}\n`);
   if (total.failed > 0 || total.passed === 0) process.exitCode = 1;

@@ -1,9 +1,9 @@
 /**
- * The test tiers. `unit` is every test file not listed below: pure code, fakes on 127.0.0.1, no browser; it runs
- * with one file per core and must stay under 2 minutes (`npm run test:unit`, the fast loop). `browser` files open
- * Chromium pages or sandboxes but no whole run; `e2e` files spawn whole Playwright runs or benches, which bring
- * their own workers, so they run one file at a time. A new test file that starts a browser or a run belongs in
- * one of the lists: test/tiers.test.ts fails when a listed file is missing.
+ * The test tiers. `unit` is every test file not listed below: pure code, fakes on 127.0.0.1, no browser; it must
+ * stay under 2 minutes (`npm run test:unit`, the fast loop). `browser` files open Chromium pages or sandboxes but
+ * no whole run; `e2e` files spawn whole Playwright runs or benches. A new test file that starts a browser or a run
+ * belongs in one of the lists: test/tiers.test.ts fails when a listed file is missing. test/run.ts runs the files
+ * of every tier asked for in one pool, as wide as the cores, each weighed below and the longest first.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -14,19 +14,12 @@ export const TEST_DIR = path.dirname(fileURLToPath(import.meta.url));
 export type Tier = 'unit' | 'browser' | 'e2e';
 export const TIERS: readonly Tier[] = ['unit', 'browser', 'e2e'];
 
-/** Files per tier run at once: unit and browser files are independent processes on random ports; e2e files each start their own workers. */
-export const CONCURRENCY: Record<Tier, (cores: number) => number> = {
-  unit: (cores) => Math.max(2, cores),
-  browser: (cores) => Math.max(1, cores),
-  e2e: () => 1,
-};
-
 export const BROWSER_FILES: readonly string[] = [
   'agent-artifact', 'agent-audit', 'agent-command', 'agent-openai', 'agent-paper', 'agent-public-case', 'agent-python',
   'agent-site', 'bench-rss', 'builtin-npm-site', 'builtin-probes', 'case-viewer', 'chromium', 'crash-rule',
   'episode-budget', 'episode-judgements', 'hostile-sites', 'judge-llm', 'judge-paper-session', 'judge-session-golden', 'judge-som',
   'judge-visual', 'model-faults', 'page-errors', 'probe-runner', 'sandbox', 'judge-calibration',
-  'agent-start-check', 'dataset-errors', 'episode-outcomes', 'hostile-mounts', 'hostile-network', 'hostile-popups',
+  'judge-calibration-sites', 'agent-start-check', 'dataset-errors', 'episode-outcomes', 'hostile-mounts', 'hostile-network', 'hostile-popups',
   'integrity-links', 'isolation-report', 'slot-sheet', 'summary-table',
 ];
 
@@ -49,4 +42,34 @@ export function filesOf(tier: Tier): string[] {
     .filter((f) => f.endsWith('.test.ts') && tierOf(f) === tier)
     .sort()
     .map((f) => path.join('test', f));
+}
+
+/**
+ * How many cores a file keeps busy, for the pool (test/pool.ts). Unit and browser files are one process each
+ * on random ports, a browser's renderer on top; an e2e run brings its own Playwright workers, but each of its
+ * files owns its run folder, report folder, test-results and fake server, so two of them can share the machine.
+ * ALONE files assert on their own timings (a calibrated bench, a model's latency), so nothing runs beside them.
+ */
+export const ALONE: readonly string[] = [];
+
+export function weightOf(tier: Tier, file: string): number {
+  if (ALONE.includes(path.basename(file).replace(/\.test\.ts$/, ''))) return Number.POSITIVE_INFINITY;
+  // e2e files stay one at a time until two at once is shown not to flake (issue #33: not yet run twice).
+  return tier === 'e2e' ? 2 : 1;
+}
+
+/**
+ * The files that take longest, longest first (wall seconds alone on the machine, measured for issue #33): they
+ * start first, so the pool ends with short files instead of one long file alone. Every other file follows in
+ * its tier's order. A file missing here only starts later; a name here without a file is ignored.
+ */
+export const LONGEST: readonly string[] = [];
+
+export function longestFirst<T extends { file: string }>(jobs: readonly T[]): T[] {
+  const rank = (j: T) => {
+    const i = LONGEST.indexOf(path.basename(j.file).replace(/\.test\.ts$/, ''));
+    return i === -1 ? LONGEST.length : i;
+  };
+  // Array.prototype.sort is stable: files of equal rank keep their tier's order.
+  return [...jobs].sort((a, b) => rank(a) - rank(b));
 }
