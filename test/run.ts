@@ -64,13 +64,13 @@ async function main(): Promise<void> {
     if (files.length) states.set(tier, { files, left: files.length, counts: { passed: 0, failed: 0, skipped: 0 } });
   }
   for (const [tier, s] of states) process.stdout.write(`[${tier}] ${s.files.length} files\n`);
-  process.stdout.write(`[pool] ${cores} cores, longest files first; a unit or browser file weighs 1, an e2e file ${weightOf('e2e', '')}\n\n`);
+  process.stdout.write(`[pool] ${cores} cores, longest files first; every file weighs 1 (test/tiers.ts weightOf)\n\n`);
   const started = Date.now();
   const perFile = new Map<string, number>();
   const jobs = longestFirst([...states].flatMap(([tier, s]) => s.files.map((file) => ({ tier, file })))).map(({ tier, file }) => {
     const state = states.get(tier)!;
     return {
-      weight: weightOf(tier, file),
+      weight: weightOf(file),
       run: async () => {
         await runFile(file, state, perFile);
         if (state.left === 0) process.stdout.write(`[${tier}] ${closingLine(state.counts)} in ${seconds(state.lastEnd! - state.firstStart!)}\n`);
