@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { LatencyBenchSchema, latencyMarkdown } from './latency.js';
 import { RescoreFiguresSchema, rescoreMarkdown } from './rescore-bench.js';
 
-/** The harness's own targets on a 2-core machine (issue 15); a miss is reported, never asserted in tests. */
-export const TARGETS = { slotMs: 250, verifyMs: 300, somMs: 50, workerRssMb: 600, replayS: 300 } as const;
+/**
+ * The harness's own targets on a 2-core machine, zero latency: the per-slot ones at 1 worker (issue 34), worker
+ * memory and the replayed suite (issue 15). A miss is reported, never asserted in tests.
+ */
+export const TARGETS = { slotMs: 400, verifyMs: 300, somMs: 80, newWorkerMs: 700, restartShare: 0.15, workerRssMb: 600, replayS: 300 } as const;
+type TargetKey = keyof typeof TARGETS;
 
 const Dist = z.object({ n: z.number().int().nonnegative(), median: z.number().nullable(), p95: z.number().nullable() });
 export type Dist = z.infer<typeof Dist>;
@@ -55,7 +59,8 @@ export const BenchSchema = z.object({
   quick: z.boolean(),
   som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist, screenshotMs: Dist.optional(), composeMs: Dist.optional(), calibrationMs: z.number().optional() }),
   runs: z.array(RunFiguresSchema),
-  targets: z.object({ slotMs: z.number(), verifyMs: z.number(), somMs: z.number(), workerRssMb: z.number(), replayS: z.number() }),
+  /** The targets when the bench ran (benches written before issue 34 lack the new-worker ones). */
+  targets: z.object({ slotMs: z.number(), verifyMs: z.number(), somMs: z.number(), newWorkerMs: z.number().optional(), restartShare: z.number().optional(), workerRssMb: z.number(), replayS: z.number() }),
   /** Per target: met, missed, or null when the bench did not measure it. */
   met: z.record(z.string(), z.boolean().nullable()),
   /** `iwb report` on a full-size run folder (bench/rescore-bench.ts); absent in benches written before it. */
@@ -77,21 +82,45 @@ export function dist(values: readonly number[]): Dist {
   return { n: sorted.length, median: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)) };
 }
 
-export function targetsMet(b: Pick<Bench, 'som' | 'runs'>): Bench['met'] {
-  const records = b.runs.filter((r) => r.kind === 'record');
-  const worst = (pick: (r: RunFigures) => number | null) => {
-    const v = records.map(pick).filter((x): x is number => x !== null);
-    return v.length ? Math.max(...v) : null;
-  };
-  const under = (v: number | null, target: number) => (v === null ? null : v < target);
-  const replay = b.runs.find((r) => r.kind === 'replay');
-  return {
-    slotMs: under(worst((r) => r.slotMs.median), TARGETS.slotMs),
-    verifyMs: under(worst((r) => r.verifyMs.median), TARGETS.verifyMs),
-    somMs: under(b.som.ms.median, TARGETS.somMs),
-    workerRssMb: under(worst((r) => r.workerPeakRssMb), TARGETS.workerRssMb),
-    replayS: replay ? replay.wallS < TARGETS.replayS : null,
-  };
+type Measured = Pick<Bench, 'som' | 'runs'>;
+
+/** The worst of a figure over the runs that have it (null: none measured it). */
+function worstOf(runs: readonly RunFigures[], pick: (r: RunFigures) => number | null | undefined): number | null {
+  const v = runs.map(pick).filter((x): x is number => x !== null && x !== undefined);
+  return v.length ? Math.max(...v) : null;
+}
+const recordedAtOne = (b: Measured) => b.runs.filter((r) => r.kind === 'record' && r.workers === 1);
+
+/** Each target's row, read by targetsMet and by the markdown alike: what it says, the figure it compares, how it shows. */
+export const TARGET_ROWS: Record<TargetKey, { label: (t: number) => string; value: (b: Measured) => number | null; show: (v: number) => string }> = {
+  slotMs: { label: (t) => `slot judged < ${t} ms (median, 1 worker)`, value: (b) => worstOf(recordedAtOne(b), (r) => r.slotMs.median), show: (v) => `${v} ms` },
+  verifyMs: { label: (t) => `verify step < ${t} ms (median, 1 worker)`, value: (b) => worstOf(recordedAtOne(b), (r) => r.verifyMs.median), show: (v) => `${v} ms` },
+  somMs: { label: (t) => `SoM labelling < ${t} ms (median)`, value: (b) => b.som.ms.median, show: (v) => `${v} ms` },
+  newWorkerMs: { label: (t) => `new-worker wait < ${t} ms (median, 1 worker)`, value: (b) => worstOf(recordedAtOne(b), (r) => r.workerStarts?.newWorkerGapMs.median), show: (v) => `${v} ms` },
+  restartShare: { label: (t) => `new workers < ${Math.round(t * 100)}% of worker time (1 worker)`, value: (b) => worstOf(recordedAtOne(b), (r) => r.workerStarts?.shareOfWorkerTime), show: (v) => `${Math.round(v * 100)}%` },
+  workerRssMb: { label: (t) => `worker RSS < ${t} MB`, value: (b) => worstOf(b.runs, (r) => r.workerPeakRssMb), show: (v) => `${v} MB` },
+  replayS: { label: (t) => `suite replayed < ${t} s`, value: (b) => b.runs.find((r) => r.kind === 'replay')?.wallS ?? null, show: (v) => `${v.toFixed(1)} s` },
+};
+
+export function targetsMet(b: Measured): Bench['met'] {
+  return Object.fromEntries(
+    (Object.keys(TARGET_ROWS) as TargetKey[]).map((k) => {
+      const v = TARGET_ROWS[k].value(b);
+      return [k, v === null ? null : v < TARGETS[k]];
+    }),
+  );
+}
+
+/**
+ * The targets table of a bench: its figures against today's targets, met computed again here, so a bench
+ * written under older targets (bench.json keeps those it ran with) reads against the current ones.
+ */
+function targetRows(b: Bench): string[] {
+  const met = targetsMet(b);
+  return (Object.keys(TARGET_ROWS) as TargetKey[]).map((k) => {
+    const row = TARGET_ROWS[k], v = row.value(b);
+    return `| ${row.label(TARGETS[k])} | ${v === null ? '–' : row.show(v)} |${mark(met[k])} |`;
+  });
 }
 
 /**
@@ -143,11 +172,7 @@ export function benchMarkdown(b: Bench): string {
     '',
     '| target | value | met |',
     '| --- | --- | --- |',
-    `| slot judged < ${TARGETS.slotMs} ms (median) | ${Math.max(...b.runs.filter((r) => r.kind === 'record').map((r) => r.slotMs.median ?? 0))} ms |${mark(b.met.slotMs)} |`,
-    `| verify step < ${TARGETS.verifyMs} ms (median) | ${Math.max(...b.runs.filter((r) => r.kind === 'record').map((r) => r.verifyMs.median ?? 0))} ms |${mark(b.met.verifyMs)} |`,
-    `| SoM labelling < ${TARGETS.somMs} ms (median) | ${b.som.ms.median ?? '–'} ms |${mark(b.met.somMs)} |`,
-    `| worker RSS < ${TARGETS.workerRssMb} MB | ${Math.max(...b.runs.map((r) => r.workerPeakRssMb ?? 0))} MB |${mark(b.met.workerRssMb)} |`,
-    `| suite replayed < ${TARGETS.replayS} s | ${b.runs.find((r) => r.kind === 'replay')?.wallS.toFixed(1) ?? '–'} s |${mark(b.met.replayS)} |`,
+    ...targetRows(b),
     '',
     ...(b.rescore ? rescoreMarkdown(b.rescore) : []),
     ...(b.latency ? latencyMarkdown(b.latency) : []),
