@@ -11,7 +11,7 @@ import path from 'node:path';
 import { run } from 'node:test';
 import { runPool } from './pool.js';
 import { closingLine, Progress, type Counts, type TestEvent } from './progress-reporter.js';
-import { filesOf, longestFirst, TEST_DIR, TIERS, weightOf, type Tier } from './tiers.js';
+import { filesOf, longestFirst, TEST_DIR, TIERS, type Tier } from './tiers.js';
 
 const ROOT = path.dirname(TEST_DIR);
 
@@ -73,7 +73,8 @@ async function main(): Promise<void> {
   const jobs = longestFirst([...states].flatMap(([tier, s]) => s.files.map((file) => ({ tier, file })))).map(({ tier, file }) => {
     const state = states.get(tier)!;
     return {
-      weight: weightOf(file),
+      // Every file weighs 1: an e2e run keeps about one core busy, like a unit or browser file with its Chromium.
+      weight: 1,
       run: async () => {
         await runFile(file, state, perFile);
         if (state.left === 0) process.stdout.write(`[${tier}] ${closingLine(state.counts)} in ${seconds(state.lastEnd! - state.firstStart!)}\n`);

@@ -45,21 +45,6 @@ export function filesOf(tier: Tier): string[] {
 }
 
 /**
- * How many cores a file keeps busy, for the pool (test/pool.ts). Unit and browser files are one process each
- * on random ports, a browser's renderer on top; an e2e run brings its own Playwright workers, but each of its
- * files owns its run folder, report folder, test-results and fake server, so two of them can share the machine.
- * ALONE files assert on their own timings (a calibrated bench, a model's latency), so nothing runs beside them.
- */
-export const ALONE: readonly string[] = [];
-
-export function weightOf(file: string): number {
-  if (ALONE.includes(path.basename(file).replace(/\.test\.ts$/, ''))) return Number.POSITIVE_INFINITY;
-  // An e2e file's run keeps about one core busy (its CPU seconds ~ its wall seconds, measured alone), so it
-  // shares the machine with one other file like any other; its own folders keep it apart from the others.
-  return 1;
-}
-
-/**
  * The files that take longest, longest first (wall seconds alone on the machine, measured for issue #33): they
  * start first, so the pool ends with short files instead of one long file alone. Every other file follows in
  * its tier's order. A file missing here only starts later; a name here without a file is ignored.
