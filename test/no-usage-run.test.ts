@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { compareCommand } from '../cli/compare.js';
+import { RunRecordSchema } from '../fixtures/run-record.js';
 import type { Report } from '../reporters/report.js';
 import { playwright } from './bench-support.js';
 import { capture } from './cli-capture.js';
@@ -68,4 +69,9 @@ test('a run against a server without usage and without json_schema: unknown ever
   assert.ok(structured.length > schemaRequests.length, 'the worker made structured calls');
   assert.ok(schemaRequests.every((r) => schemaName(r) === 'health_check'), `refused outside the preflight: ${schemaRequests.map((r) => schemaName(r)).join(', ')}`);
   process.stdout.write(`# ${structured.length} structured requests, ${schemaRequests.length} with json_schema (all the preflight's health_check)\n`);
+
+  // run.json names the environment the workers keyed the episodes with: the mode the preflight found, not `auto`.
+  const record = RunRecordSchema.parse(JSON.parse(await fs.readFile(path.join(tmp, 'runs', 'run.json'), 'utf8')));
+  const userRole = (record.runs.at(-1)?.environment as { roles?: { user?: { jsonMode?: string } } } | undefined)?.roles?.user;
+  assert.ok(userRole && userRole.jsonMode !== 'auto' && userRole.jsonMode !== 'json_schema', `run.json's user role: ${JSON.stringify(userRole)}`);
 });
