@@ -45,6 +45,7 @@ export function configRows(resolved: ResolvedConfig, cwd = process.cwd()): Confi
   const judge = readJudgeSettings(env);
   rows.push({ key: 'judge.mode', value: judge.mode, source: sourceText('IWB_JUDGE_MODE', resolved) });
   rows.push({ key: 'judge.stepCap', value: judge.stepCap ?? null, source: sourceText('IWB_JUDGE_STEP_CAP', resolved) });
+  rows.push({ key: 'judge.slotsInFlight', value: judge.slotsInFlight, source: sourceText('IWB_JUDGE_SLOTS_IN_FLIGHT', resolved) });
   const roles = readRoles(env);
   for (const role of ROLES) {
     const r = roles[role];

@@ -5,17 +5,20 @@ import { JUDGE_TABLE, SETTINGS_TABLE } from './settings-table.js';
 /**
  * The judge's environment variables (rows of config/settings-table.ts), read by config/env.ts with the rest
  * and passed down: IWB_JUDGE_MODE = slot | case (the profile's session when unset); IWB_JUDGE_STEP_CAP =
- * judge actions per session.
+ * judge actions per session; IWB_JUDGE_SLOTS_IN_FLIGHT = a case's model-judged slots judged at once.
  */
 export interface JudgeSettings {
   mode: JudgeMode;
   stepCap?: number;
+  slotsInFlight: number;
 }
 
+export const DEFAULT_SLOTS_IN_FLIGHT = 4;
+
 export function readJudgeSettings(env: EnvRecord): JudgeSettings {
-  const { mode, stepCap } = readVariables(JUDGE_TABLE, env);
+  const { mode, stepCap, slotsInFlight } = readVariables(JUDGE_TABLE, env);
   const { profile } = readVariables({ profile: SETTINGS_TABLE.profile }, env);
-  return { mode: judgeMode(profile, mode), ...(stepCap !== undefined ? { stepCap } : {}) };
+  return { mode: judgeMode(profile, mode), ...(stepCap !== undefined ? { stepCap } : {}), slotsInFlight: slotsInFlight ?? DEFAULT_SLOTS_IN_FLIGHT };
 }
 
 /**

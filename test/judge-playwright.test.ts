@@ -153,12 +153,14 @@ test('a judge model that refuses the intent judgement: the case has no IAS, its 
   assert.equal(fake.requests.filter((q) => schemaName(q) === 'intent_judgement').length, 1, 'one attempt per episode, not one per slot test');
 });
 
-test('a slow judge (400 ms a reply) runs 10-step sessions under a 2 s per-test timeout: the judge budget, not Playwright\'s timeout, bounds a session', async () => {
+test('a slow judge (400 ms a reply) runs 10-step sessions under a 2 s per-test timeout: the judge budget, not Playwright\'s timeout, bounds a session, and the case\'s two sessions run at once', async () => {
   const dataset = path.join(tmp, 'echo-slow.jsonl');
   await fs.writeFile(dataset, record() + '\n');
   fake.reset();
+  const turnsAt: number[] = [];
   fake.script((req) => {
     const name = schemaName(req);
+    if (name === 'judge_step' || name === 'judge_verdict') turnsAt.push(performance.now());
     if (name !== 'judge_step') return reply.delay(400, judgeModel(req));
     const turns = (lastUserText(req).split(UNTRUSTED_MARK)[0]!.match(/step \d+: /g) ?? []).length;
     return turns < 9 ? reply.delay(400, reply.json({ thought: 'look further down', action: { kind: 'scroll', direction: 'down' } })) : reply.delay(400, judgeModel(req));
@@ -177,6 +179,9 @@ test('a slow judge (400 ms a reply) runs 10-step sessions under a 2 s per-test t
   const r = JSON.parse(await fs.readFile(path.join(report, 'report.json'), 'utf8')) as Report;
   const sessions = fake.requests.filter((q) => schemaName(q) === 'judge_step' || schemaName(q) === 'judge_verdict');
   assert.ok(sessions.length >= 20, `two sessions of 10 turns each: ${sessions.length} judge turns`);
-  assert.ok(Date.now() - started > 8_000, 'the judging alone took far longer than the per-test timeout');
+  assert.ok(Date.now() - started > 4_000, 'the judging alone took far longer than the per-test timeout');
   assert.deepEqual(r.cases[0]!.slots.map((s) => s.status), ['pass', 'fail'], run.output.slice(-3000));
+  // IWB_JUDGE_SLOTS_IN_FLIGHT (4 by default): both model-judged slots of the case were judged side by side.
+  const inFlight = Math.max(...turnsAt.map((t) => turnsAt.filter((u) => u <= t && t < u + 400).length));
+  assert.equal(inFlight, 2, `judge turns in flight at once: ${inFlight}`);
 });

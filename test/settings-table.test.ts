@@ -57,8 +57,10 @@ test('settings table: the starter file has one entry per top-level file key, wit
 test('env reader: one loop for settings, judge and roles: trimmed, blank is unset, errors name the variable (the fallback when that was set)', () => {
   assert.equal(readSettings({ IWB_SPLIT: '  dev ' }, '/w').split, 'dev');
   assert.equal(readSettings({ IWB_SPLIT: '  ' }, '/w').split, 'all');
-  assert.deepEqual(readJudgeSettings({ IWB_JUDGE_MODE: ' case ' }), { mode: 'case' });
-  assert.deepEqual(readJudgeSettings({ IWB_JUDGE_STEP_CAP: '7' }), { mode: 'slot', stepCap: 7 });
+  assert.deepEqual(readJudgeSettings({ IWB_JUDGE_MODE: ' case ' }), { mode: 'case', slotsInFlight: 4 });
+  assert.deepEqual(readJudgeSettings({ IWB_JUDGE_STEP_CAP: '7' }), { mode: 'slot', stepCap: 7, slotsInFlight: 4 });
+  assert.deepEqual(readJudgeSettings({ IWB_JUDGE_SLOTS_IN_FLIGHT: '1' }), { mode: 'slot', slotsInFlight: 1 });
+  assert.throws(() => readJudgeSettings({ IWB_JUDGE_SLOTS_IN_FLIGHT: '0' }), /^Error: environment variable IWB_JUDGE_SLOTS_IN_FLIGHT: /);
   assert.throws(() => readJudgeSettings({ IWB_JUDGE_STEP_CAP: '99' }), /^Error: environment variable IWB_JUDGE_STEP_CAP: .*\(got "99"\)$/);
   assert.throws(() => readRoles({ IWB_USER_MODEL: 'm', OPENAI_BASE_URL: 'ftp://x' }), /environment variable OPENAI_BASE_URL: must be an http\(s\) URL/);
   assert.throws(() => readRoles({ IWB_USER_MODEL: 'm', IWB_USER_BASE_URL: 'ftp://x', OPENAI_BASE_URL: 'http://ok' }), /IWB_USER_BASE_URL/);
@@ -69,10 +71,10 @@ test('env reader: one loop for settings, judge and roles: trimmed, blank is unse
 });
 
 test('judge session: the profile sets the default, IWB_JUDGE_MODE overrides only where the profile allows, and the docs table says so', () => {
-  assert.deepEqual(readJudgeSettings({}), { mode: 'slot' });
-  assert.deepEqual(readJudgeSettings({ IWB_PROFILE: 'paper' }), { mode: 'case' }, "the paper profile's own session");
-  assert.deepEqual(readJudgeSettings({ IWB_JUDGE_MODE: 'case' }), { mode: 'case' }, 'iwb allows a case-wide session');
-  assert.deepEqual(readJudgeSettings({ IWB_PROFILE: 'paper', IWB_JUDGE_MODE: 'case' }), { mode: 'case' });
+  assert.deepEqual(readJudgeSettings({}), { mode: 'slot', slotsInFlight: 4 });
+  assert.deepEqual(readJudgeSettings({ IWB_PROFILE: 'paper' }), { mode: 'case', slotsInFlight: 4 }, "the paper profile's own session");
+  assert.deepEqual(readJudgeSettings({ IWB_JUDGE_MODE: 'case' }), { mode: 'case', slotsInFlight: 4 }, 'iwb allows a case-wide session');
+  assert.deepEqual(readJudgeSettings({ IWB_PROFILE: 'paper', IWB_JUDGE_MODE: 'case' }), { mode: 'case', slotsInFlight: 4 });
   assert.throws(() => readJudgeSettings({ IWB_PROFILE: 'paper', IWB_JUDGE_MODE: 'slot' }), /^Error: environment variable IWB_JUDGE_MODE: slot is not a judge session IWB_PROFILE=paper allows \(case, by default case\)/);
   const row = settingsMarkdownRows().find((r) => r.startsWith('| `IWB_JUDGE_MODE` |'));
   assert.match(row ?? '', /iwb: slot or case, paper: case/);
