@@ -27,8 +27,11 @@ export async function judgeEpisode(req: { episode: EpisodeOnDisk; case: Case; br
   // A trajectory with no reasoning text and no question gets the profile's fixed IAS (reporters/metrics.ts
   // intentScore: 1 under paper, none under iwb) and has no question for the LLM CHR: a judgement would be
   // paid for and dropped. The same predicate sets the episode's `hasReasoning`, so the two cannot disagree.
-  const intent = req.client && hasReasoningText(req.episode.trajectory.steps) ? await getIntent(req.episode, req.case, req.client) : undefined;
-  const v = await getVisual(req.episode.dir, req.browser, req.url, { client: req.client, instruction: req.case.task.goldInstruction });
+  // The two wait on the judge model apart from each other: asked at once, a case waits for one reply, not two.
+  const [intent, v] = await Promise.all([
+    req.client && hasReasoningText(req.episode.trajectory.steps) ? getIntent(req.episode, req.case, req.client) : undefined,
+    getVisual(req.episode.dir, req.browser, req.url, { client: req.client, instruction: req.case.task.goldInstruction }),
+  ]);
   const visual: VisualAnnotation = {
     bug: v.bug,
     findings: v.findings.map((f) => `${f.check}: ${f.detail}`),
