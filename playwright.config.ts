@@ -77,9 +77,9 @@ export default defineConfig({
     ['html', { open: 'never', outputFolder: htmlReportDir }],
     // Profile, dataset and judge come from what the tests recorded (fixtures/run-annotation.ts), not from here.
     ['./reporters/iwb-reporter.ts', { outputDir: settings.reportDir, htmlReportDir, ...(settings.prices ? { prices: settings.prices } : {}) }],
-    // Not a report: runs the selected cases' episodes ahead of their tests, in this process (IWB_EPISODES_AHEAD).
+    // Not a report: runs and judges the selected cases ahead of their tests, in this process (IWB_CASES_AHEAD).
     // A reporter because only a reporter sees which tests were selected; `--add-reporter` keeps it, `--reporter` drops it.
-    ['./fixtures/episodes-ahead.ts'],
+    ['./fixtures/cases-ahead.ts'],
     ...allure,
   ],
   use: {

@@ -59,10 +59,10 @@ export async function latencyBench(opts: LatencyOptions): Promise<LatencyBench> 
       process.stderr.write(`[bench] latency ${opts.latencyMs} ms, ${n} in flight, ${data.cases} cases\n`);
       const rss = sampleRss(marker, 500);
       t0 = performance.now();
-      // n episodes in flight: the runner runs them ahead (fixtures/episodes-ahead.ts) while a worker per core
-      // judges what is ready, each with IWB_JUDGE_SLOTS_IN_FLIGHT sessions at once.
-      const r = await playwright([`--workers=${Math.min(n, os.cpus().length)}`, '--reporter=./reporters/iwb-reporter.ts,./fixtures/episodes-ahead.ts'], {
-        IWB_EPISODES_AHEAD: String(n),
+      // n cases in flight: the runner runs and judges them ahead (fixtures/cases-ahead.ts), each case with
+      // IWB_JUDGE_SLOTS_IN_FLIGHT judge sessions at once; a worker per core reads and reports the verdicts.
+      const r = await playwright([`--workers=${Math.min(n, os.cpus().length)}`, '--reporter=./reporters/iwb-reporter.ts,./fixtures/cases-ahead.ts'], {
+        IWB_CASES_AHEAD: String(n),
         ...benchRoles(fake.baseURL),
         IWB_DATASET: data.file,
         IWB_AGENT: 'openai',

@@ -37,6 +37,14 @@ export function judgedSlotsDir(p: JudgedSlotsPlace): string {
   return path.join(p.outputDir, '.iwb-judged', fileSafe(p.runId ?? 'run'), fileSafe(p.caseId), `t${p.trial}`);
 }
 
+/**
+ * Held by whoever judges the case's slots (the runner ahead of the tests, or a slot test): a test that finds
+ * no record of its slot while the case is being judged waits for the record instead of judging it twice.
+ */
+export function judgingLock(dir: string): string {
+  return `${dir}.lock`;
+}
+
 function fileOf(dir: string, slotId: string): string {
   return path.join(dir, `${fileSafe(slotId)}.json`);
 }

@@ -26,7 +26,7 @@ export const BROWSER_FILES: readonly string[] = [
 export const E2E_FILES: readonly string[] = [
   'allure', 'bench', 'benchmark-e2e', 'compare', 'judge-playwright', 'kill-resume', 'llm-cache', 'llm-limits',
   'profile-run', 'readme-shard', 'real-latency', 'report-shard', 'run-locks', 'compile-cache', 'quiet-failure',
-  'rescore-run', 'no-usage-run', 'episodes-ahead',
+  'rescore-run', 'no-usage-run', 'cases-ahead',
 ];
 
 export function tierOf(file: string): Tier {
