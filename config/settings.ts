@@ -67,8 +67,14 @@ export function degradationCacheDir(s: Pick<Settings, 'runDir'>): string {
   return path.join(s.runDir, 'degradation');
 }
 
-/** Chromium flags this machine needs: no sandbox as root, and no calls home on a closed network. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'];
+/**
+ * Chromium flags this machine needs: no sandbox as root, and no calls home on a closed network.
+ * A page's JavaScript heap is capped: an agent's site that allocates without bound then crashes its own
+ * renderer within a second, instead of growing to V8's 4 GB default beside other pages judged at once
+ * (the machine's memory, and on a small CI machine the whole browser, went with it).
+ */
+export const RENDERER_HEAP_MB = 512;
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync', `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`];
 
 /** Model calls are recorded beside the run folder (default .iwb/llm-cache), so runs that use other run folders share them. */
 export function llmCacheDir(settings: Pick<Settings, 'runDir' | 'llmCacheDir'>): string {

@@ -9,6 +9,7 @@ import { ModelClient } from '../llm/client.js';
 import { reply, start, type FakeServer } from '../testkit/fake-server.js';
 import { renderPage } from '../site/render.js';
 import { PAGE_RESPONSE_MS } from '../site/unresponsive.js';
+import { RENDERER_HEAP_MB } from '../config/settings.js';
 import { launch, makeCase, slot } from './judge-support.js';
 
 /**
@@ -72,6 +73,18 @@ async function judgedOn(path: string, judge: 'llm' | 'probe') {
     await context.close();
   }
 }
+
+test('a page\'s JavaScript heap is capped, so /alloc crashes its renderer early, not at 4 GB beside other pages', async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    // Chromium-only: the old space V8 was told plus its young generation (about 630 MB for 512; 3.5 GB uncapped).
+    const limit = await page.evaluate(() => (performance as unknown as { memory: { jsHeapSizeLimit: number } }).memory.jsHeapSizeLimit);
+    assert.ok(limit <= RENDERER_HEAP_MB * 2 * 2 ** 20, `heap limit ${Math.round(limit / 2 ** 20)} MB`);
+  } finally {
+    await context.close();
+  }
+});
 
 describe('a page that stops answering', () => {
   for (const path of Object.keys(PAGES)) {
