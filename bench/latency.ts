@@ -7,7 +7,7 @@ import { InFlightSchema } from './in-flight.js';
  * harness hides it. The ideal is the model time spread evenly over the episodes in flight.
  */
 export const LatencyRunSchema = z.object({
-  /** Episodes in flight asked for: Playwright workers, the current unit of concurrency (one episode each). */
+  /** Episodes in flight asked for: cases the runner runs and judges ahead (IWB_CASES_AHEAD), on a worker per core. */
   inFlight: z.number().int().positive(),
   cases: z.number().int(),
   slots: z.number().int(),
@@ -52,7 +52,9 @@ export function latencyMarkdown(l: LatencyBench): string[] {
     `## Model latency (${l.latencyMs} ms per reply, every role)`,
     '',
     `\`npm run bench -- --latency ${l.latencyMs}\`, ${l.createdAt}, ${l.cpus} cores, ${l.memoryGb} GB, \`${l.dataset}\`. ` +
-      'Episodes in flight = Playwright workers (one episode, then its judging, per worker). Ideal = model time / episodes in flight. ' +
+      'Episodes in flight = cases the runner runs and judges ahead of their tests (`IWB_CASES_AHEAD`), each judged ' +
+      '`IWB_JUDGE_SLOTS_IN_FLIGHT` slots at once, with a Playwright worker per core reading the verdicts. Ideal = model time / episodes in flight ' +
+      '(judge sessions overlap within a case, so a ratio under 1 is possible). ' +
       'The machine was shared with other test runs: the load column says how busy it was when each run started; read the ratios, not the seconds.',
     '',
     '| in flight | cases | model calls | model time | ideal | wall | wall / ideal | episodes in flight (mean / max) | judge calls in flight (mean / max) | memory, all processes | load at start |',
