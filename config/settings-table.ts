@@ -81,7 +81,7 @@ export const SETTINGS_TABLE = {
 export const JUDGE_TABLE = {
   /** Unset: the profile's session (config/judge-settings.ts resolves it, and refuses a mode the profile does not allow). */
   mode: { env: 'IWB_JUDGE_MODE', schema: z.enum(JUDGE_MODES).optional(), doc: `slot (one judge session per slot test) or case (one per case); the profile (IWB_PROFILE) sets the default and the modes it allows (${profileJudgeModes()}): another stops the run at start`, default: `the profile's (${Object.entries(PROFILES).map(([n, p]) => `${n}: \`${p.judgeSession}\``).join(', ')})`, scope: 'worker', file: { key: 'mode', schema: z.enum(JUDGE_MODES), example: "'slot'" } },
-  slotsInFlight: { env: 'IWB_JUDGE_SLOTS_IN_FLIGHT', schema: z.coerce.number().int().min(1).max(32).optional(), doc: "a case's model-judged slots judged at once, each on its own page (hides the judge model's latency; probe slots go one at a time)", default: '4', scope: 'worker', file: { key: 'slotsInFlight', schema: z.number().int().min(1).max(32), example: '4' } },
+  slotsInFlight: { env: 'IWB_JUDGE_SLOTS_IN_FLIGHT', schema: z.coerce.number().int().min(1).max(32).optional(), doc: "a case's model-judged slots judged at once, each on its own page (hides the judge model's latency; probe slots, and every slot of a site with a server the agent wrote, go one at a time)", default: '4', scope: 'worker', file: { key: 'slotsInFlight', schema: z.number().int().min(1).max(32), example: '4' } },
   stepCap: { env: 'IWB_JUDGE_STEP_CAP', schema: z.coerce.number().int().min(1).max(50).optional(), doc: 'judge actions before a forced verdict', default: '10', scope: 'worker', file: { key: 'stepCap', schema: z.number().int().min(1).max(50), example: '10' } },
 } as const satisfies Record<string, SettingRow>;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inLanes } from '../fixtures/lanes.js';
+import { inLanes, judgeLane } from '../fixtures/lanes.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,4 +40,13 @@ test('lanes: a width below 1 is 1, and an empty list is no work', async () => {
   });
   assert.equal(most, 1);
   assert.deepEqual(await inLanes([], () => ({ name: 'x', width: 2 }), async () => 1), []);
+});
+
+test('judge lanes: model-judged slots of a stateless site go several at once; a server the agent wrote, a probe or no judge model, one at a time', () => {
+  const model = { judgeModel: true, width: 4 };
+  for (const siteMode of ['static', 'build', 'error'] as const) assert.deepEqual(judgeLane({}, { ...model, siteMode }), { name: 'model', width: 4 }, siteMode);
+  // A dev or start server may keep state (a list, a cart) that one session's clicks change under another's.
+  for (const siteMode of ['dev', 'start'] as const) assert.equal(judgeLane({}, { ...model, siteMode }).width, 1, siteMode);
+  assert.equal(judgeLane({ probe: { steps: [] } }, { ...model, siteMode: 'static' }).width, 1, 'a probe');
+  assert.equal(judgeLane({}, { ...model, judgeModel: false, siteMode: 'static' }).width, 1, 'no judge model');
 });
