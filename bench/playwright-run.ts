@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cliEnv } from '../cli/io.js';
+import { playwrightCommand } from '../testkit/playwright-cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** `npx playwright test` in the project, CI-shaped; stderr is passed through, the last 4 kB of output kept for an error. */
+/** `playwright test` in the project, CI-shaped; stderr is passed through, the last 4 kB of output kept for an error. */
 export function playwright(args: string[], env: Record<string, string>): Promise<{ code: number | null; seconds: number; tail: string }> {
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', ...args], { cwd: ROOT, env: { ...cliEnv(), CI: '1', ...env } });
+    const child = spawn(...playwrightCommand(['test', ...args]), { cwd: ROOT, env: { ...cliEnv(), CI: '1', ...env } });
     let tail = '';
     const keep = (d: Buffer) => {
       tail = (tail + d.toString()).slice(-4000);

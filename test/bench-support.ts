@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { playwrightCommand } from '../testkit/playwright-cli.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,5 +32,5 @@ export function runCommand(command: string, args: string[], env: Record<string, 
 /** `npx playwright <args>` with the environment a benchmark run needs to stay out of the working tree. */
 export function playwright(args: string[], env: Record<string, string>): Promise<CommandRun> {
   // CI=1 forbids test.only, as in CI; IWB_AGENT '' is the reference agent.
-  return runCommand('npx', ['playwright', ...args], { CI: '1', IWB_AGENT: '', ...env });
+  return runCommand(...playwrightCommand(args), { CI: '1', IWB_AGENT: '', ...env });
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { Report } from '../reporters/report.js';
 import { ANNOTATION } from '../protocol/annotations.js';
+import { playwrightCommand } from '../testkit/playwright-cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,7 +24,7 @@ const originalOnly = (grep = '') => ['--grep', grep ? `^(?=.*${grep})(?=.*${ORIG
 /** Runs the benchmark the way a user does, in a child process, and reads the report it leaves. */
 async function bench(env: Record<string, string>, args: string[] = [], reporters = 'dot,./reporters/iwb-reporter.ts'): Promise<{ report: Report; stdout: string; status: number | null; seconds: number }> {
   const started = Date.now();
-  const run = spawnSync('npx', ['playwright', 'test', `--reporter=${reporters}`, '--output', path.join(env.IWB_REPORT_DIR!, 'test-results'), ...args], {
+  const run = spawnSync(...playwrightCommand(['test', `--reporter=${reporters}`, '--output', path.join(env.IWB_REPORT_DIR!, 'test-results'), ...args]), {
     cwd: ROOT,
     env: { ...process.env, ...env, CI: '' },
     encoding: 'utf8',

@@ -14,6 +14,7 @@ import { ROOT } from './bench-support.js';
 import { lastUserText, reply, schemaName, start, type FakeReply, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import { checkRunFolder } from './run-folder-check.js';
 import { releaseFile } from '../config/public-data.js';
+import { playwrightCommand } from '../testkit/playwright-cli.js';
 
 /**
  * A run killed with SIGKILL in the middle (runner, workers and all else in its process group, as the OOM
@@ -160,16 +161,16 @@ interface Run {
 }
 
 /**
- * `npx playwright test` as the leader of its own process group, so the whole run (runner, workers and
+ * `playwright test` as the leader of its own process group, so the whole run (runner, workers and
  * what they started in their group) can be killed at once: `killWhen` is polled, and when it says so the
  * group gets SIGKILL.
  */
 function runBenchmark(name: string, killWhen?: () => Promise<boolean>): Promise<Run> {
   const started = Date.now();
   const first = fake.requests.length;
-  const args = ['playwright', 'test', '--workers=2', '--reporter=./reporters/iwb-reporter.ts', '--output', path.join(tmp, name, 'results')];
+  const args = ['test', '--workers=2', '--reporter=./reporters/iwb-reporter.ts', '--output', path.join(tmp, name, 'results')];
   return new Promise((resolve) => {
-    const child = spawn('npx', args, { cwd: ROOT, detached: true, env: { ...process.env, ...env(name) } });
+    const child = spawn(...playwrightCommand(args), { cwd: ROOT, detached: true, env: { ...process.env, ...env(name) } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

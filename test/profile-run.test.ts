@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { preflightAnswer } from '../testkit/fake-quirks.js';
 import { reply, schemaName, start, type FakeServer, type RecordedRequest } from '../testkit/fake-server.js';
 import type { Report } from '../reporters/report.js';
+import { playwrightCommand } from '../testkit/playwright-cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,7 +62,7 @@ function run(name: string, profile: 'paper' | 'iwb', data = dataset): Promise<{ 
   const reportDir = path.join(tmp, `report-${name}`);
   return new Promise((resolve) => {
     // A blob too, for merge-reports in a process whose environment names another profile (the last test).
-    const child = spawn('npx', ['playwright', 'test', '--project=p-min', '--workers=1', '--reporter=line,blob,./reporters/iwb-reporter.ts', '--output', path.join(tmp, `results-${name}`)], {
+    const child = spawn(...playwrightCommand(['test', '--project=p-min', '--workers=1', '--reporter=line,blob,./reporters/iwb-reporter.ts', '--output', path.join(tmp, `results-${name}`)]), {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -140,7 +141,7 @@ async function merge(name: string, runs: string[], env: Record<string, string>):
   const reportDir = path.join(tmp, `merged-${name}`);
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IWB_') && !k.startsWith('PLAYWRIGHT_')));
   return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'merge-reports', '--reporter=./reporters/iwb-reporter.ts', blobs], { cwd: ROOT, env: { ...clean, CI: '', IWB_REPORT_DIR: reportDir, ...env } });
+    const child = spawn(...playwrightCommand(['merge-reports', '--reporter=./reporters/iwb-reporter.ts', blobs]), { cwd: ROOT, env: { ...clean, CI: '', IWB_REPORT_DIR: reportDir, ...env } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { main } from '../cli/main.js';
 import { ReportSchema, type Report } from '../reporters/report-schema.js';
 import { capture } from './cli-capture.js';
+import { playwrightCommand } from '../testkit/playwright-cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -22,7 +23,7 @@ after(async () => {
 /** One built-in case, offline: the null agent builds nothing, so its slots fail and each keeps a screenshot. */
 function run(runDir: string, reportDir: string): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', '--project=p-min', '--grep', '@task-tip-calculator', '--workers=1', '--reporter=line,./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'results')], {
+    const child = spawn(...playwrightCommand(['test', '--project=p-min', '--grep', '@task-tip-calculator', '--workers=1', '--reporter=line,./reporters/iwb-reporter.ts', '--output', path.join(tmp, 'results')]), {
       cwd: ROOT,
       env: { ...process.env, CI: '', IWB_AGENT: 'null', IWB_DATASET: 'builtin', IWB_LLM_CACHE: 'off', IWB_RUN_DIR: runDir, IWB_REPORT_DIR: reportDir },
     });
