@@ -13,6 +13,7 @@ import type { ModelClient } from '../llm/client.js';
 import type { ChatMessage } from '../llm/types.js';
 import type { AuditRecord } from './trajectory.js';
 import { addStepUsage } from './step-usage.js';
+import { pageWork } from '../site/page-gate.js';
 
 /**
  * A verify step as the paper runs it: a visual copilot takes the developer's test criteria, drives the
@@ -95,7 +96,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
     await installClickTracker(page);
     const target = guard.resolve(req.path.startsWith('/') ? req.path : `/${req.path}`) ?? guard.resolve('/')!;
     try {
-      const response = await page.goto(target, { waitUntil: 'load', timeout: 15_000 });
+      const response = await pageWork(() => page.goto(target, { waitUntil: 'load', timeout: 15_000 }));
       if (response && response.status() >= 400) note(`GET ${req.path} answered HTTP ${response.status()}`);
     } catch (e) {
       frame = await page.screenshot().catch(() => null);
@@ -104,7 +105,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
 
     for (let turn = 1; turn <= maxTurns; turn++) {
       const forced = turn === maxTurns;
-      const labels = await labelPage(page);
+      const labels = await pageWork(() => labelPage(page));
       try {
         frame = labels.screenshot;
         title = await page.title().catch(() => '');
@@ -126,7 +127,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
           turns.push({ thought: reply.value.thought, action: `verdict: ${action.status}`, outcome: action.report, frame: frameFile });
           return finish(action.status === 'pass', false, action.report);
         }
-        const result = await perform(page, action, labels, guard);
+        const result = await pageWork(() => perform(page, action, labels, guard!));
         history.push(`turn ${turn}: ${describeAction(action)} -> ${result.outcome}`);
         turns.push({ thought: reply.value.thought, action: describeAction(action), outcome: result.outcome, frame: frameFile });
       } finally {

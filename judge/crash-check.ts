@@ -8,6 +8,7 @@ import { writeAtomic } from '../protocol/atomic-write.js';
 import { isPageUnresponsive, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
 import { inPage } from '../vision/in-page.js';
 import { guardPage } from '../vision/page-guard.js';
+import { pageWork } from '../site/page-gate.js';
 
 export type { CrashFinding } from '../protocol/annotations.js';
 
@@ -34,7 +35,7 @@ export function crashEvidence(f: CrashFinding): string {
 export async function checkCrash(browser: Browser, url: string): Promise<CrashFinding> {
   const { context, page } = await freshPage(browser);
   try {
-    return await checkPage(page, url);
+    return await pageWork(() => checkPage(page, url));
   } finally {
     await context.close().catch(() => undefined);
   }

@@ -2,6 +2,7 @@ import { isPageUnresponsive, unresponsiveEvidence } from '../site/unresponsive.j
 import type { WeightedSlot } from '../slots/schema.js';
 import { runProbe, type ProbeOptions } from './probe-runner.js';
 import type { Judge, SiteUnderTest, Verdict } from './types.js';
+import { pageWork } from '../site/page-gate.js';
 
 const NAME = 'probe';
 
@@ -17,7 +18,8 @@ export function createProbeJudge(opts: ProbeOptions = {}): Judge {
       const started = Date.now();
       if (!slot.probe) return { status: 'unjudged', evidence: 'no deterministic probe', judge: NAME, steps: [], durationMs: 0 };
       try {
-        const r = await runProbe(site.page, site.url, slot.probe, opts);
+        const probe = slot.probe;
+        const r = await pageWork(() => runProbe(site.page, site.url, probe, opts));
         return { status: r.passed ? 'pass' : 'fail', evidence: r.evidence, judge: NAME, steps: r.steps, durationMs: Date.now() - started };
       } catch (e) {
         // A page that hangs or crashes is the site the agent built: failed, with why.

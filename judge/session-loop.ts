@@ -3,7 +3,7 @@ import type { ModelClient } from '../llm/client.js';
 import { describeError, InfraError, isLlmError } from '../llm/errors.js';
 import type { ChatMessage, ContentPart, StructuredResult } from '../llm/types.js';
 import type { TokenUsage } from '../llm/usage.js';
-import { isPageUnresponsive, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
+import { isPageUnresponsive, PAGE_UNRESPONSIVE_STEP, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
 import type { WeightedSlot } from '../slots/schema.js';
 import { perform } from '../vision/act.js';
 import { describeAction, type JudgeAction } from '../vision/actions.js';
@@ -16,6 +16,7 @@ import type { PageView } from './prompt.js';
 import { ACTION_LIMIT_MS, firstLine, openForJudging, readView, targetOf } from './session-page.js';
 import { attachPng, judgeStep } from './test-hooks.js';
 import type { JudgeStep, SiteUnderTest } from './types.js';
+import { pageWork } from '../site/page-gate.js';
 
 /**
  * The one judge-session loop: the model explores the site through labelled screenshots, one action per
@@ -116,17 +117,17 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
 
   let guard: PageGuard | undefined;
   try {
-    guard = await openForJudging(page, site.url);
+    guard = await pageWork(() => openForJudging(page, site.url));
     for (let turn = 1; turn <= rules.turns; turn++) {
       const final = turn === rules.turns;
       if (final && open().length === 0) break;
-      const labels = final && !dialogue.finalShowsPage ? null : await responsive(page, labelPage(page), 'labelling the page');
+      const labels = final && !dialogue.finalShowsPage ? null : await pageWork(() => responsive(page, labelPage(page), 'labelling the page'));
       if (labels && dialogue.keepsLastView) sawPage(page, labels.screenshot);
       try {
         let shown: TurnView['page'];
         let frame: { screenshot?: string } = {};
         if (labels) {
-          const view = await responsive(page, readView(page, labels, guard), 'reading the page');
+          const view = await pageWork(() => responsive(page, readView(page, labels, guard!), 'reading the page'));
           injection ??= findInjection([view.title, view.elements, view.visibleText, view.dialogs.join('\n'), view.path, await hiddenText(page)].join('\n'))?.excerpt ?? null;
           const shot = dialogue.shotName(turn);
           if (await attachPng(shot, labels.labelled)) frame = { screenshot: shot };
@@ -156,7 +157,7 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
         const action = read.act;
         const title = `judge: ${describeAction(action)}${targetOf(action, labels)}`;
         if (dialogue.keepsLastView) actsOnPage(page);
-        const result = await judgeStep(title, () => responsive(page, perform(page, action, labels, guard!), describeAction(action), ACTION_LIMIT_MS));
+        const result = await judgeStep(title, () => pageWork(() => responsive(page, perform(page, action, labels, guard!), describeAction(action), ACTION_LIMIT_MS)));
         dialogue.acted(turn, describeAction(action), result.outcome);
         steps.push({ action: describeAction(action), detail: result.outcome, ...frame });
       } finally {
@@ -170,7 +171,7 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
       // The agent's page hung or crashed: what the judge could not see is not there.
       const why = unresponsiveEvidence(e);
       closeOpen('fail', why);
-      steps.push({ action: 'page unresponsive', detail: why.slice(0, 500) });
+      steps.push({ action: PAGE_UNRESPONSIVE_STEP, detail: why.slice(0, 500) });
     } else {
       const why = e instanceof InfraError ? `the judge model could not be reached: ${describeError(e)}` : isLlmError(e) ? describeError(e) : `the judge's browser failed: ${firstLine(e)}`;
       closeOpen('errored', why);

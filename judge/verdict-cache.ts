@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Case, WeightedSlot } from '../slots/schema.js';
 import { VerdictSchema, type Verdict } from '../protocol/verdict.js';
 import { fileSafe, writeAtomic } from '../protocol/atomic-write.js';
+import { PAGE_UNRESPONSIVE_STEP } from '../site/unresponsive.js';
 
 /** What decides a verdict: if any of it changes, a cached one is not reused. */
 export interface VerdictKey {
@@ -32,7 +33,8 @@ export const VerdictFileSchema = z.object({
 
 /**
  * Judge verdicts on disk, so a rerun does not pay the judge model again. Only decided verdicts
- * (pass / fail) are stored: an errored one is worth retrying. Files are written to a temporary name and
+ * (pass / fail) are stored: an errored one is worth retrying, and so is a fail because the page did not answer
+ * in time (a busy machine, not only a hung page, can cause it; judging it again costs no model call). Files are written to a temporary name and
  * renamed, so a reader never sees half a file; a file that does not parse is treated as absent.
  */
 export class VerdictCache {
@@ -54,6 +56,7 @@ export class VerdictCache {
 
   async put(k: VerdictKey, v: Verdict): Promise<void> {
     if (v.status !== 'pass' && v.status !== 'fail') return;
+    if (v.steps.some((s) => s.action === PAGE_UNRESPONSIVE_STEP)) return;
     const file = this.fileFor(k);
     await fs.mkdir(path.dirname(file), { recursive: true });
     await writeAtomic(file, JSON.stringify({ key: k, verdict: { ...v, cached: false } }, null, 2));

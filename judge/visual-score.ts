@@ -6,6 +6,7 @@ import { describeError } from '../llm/errors.js';
 import { PROMPTS } from './prompt.js';
 import { newNonce, untrustedBlock } from '../vision/neutralise.js';
 import { checkVisual, type VisualReport } from './visual-checks.js';
+import { pageWork } from '../site/page-gate.js';
 
 /** A judge model's view of how a final page looks, next to the deterministic checks. */
 const score = z.number().int().min(1).max(5);
@@ -41,11 +42,11 @@ export async function scoreVisual(client: ModelClient, screenshot: Buffer, instr
 
 /** The deterministic checks, then (with a client) the model's scores from a screenshot of the same load. */
 export async function assessVisual(page: Page, url: string, opts: { client?: ModelClient; instruction?: string } = {}): Promise<VisualAssessment> {
-  const report = await checkVisual(page, url);
+  const report = await pageWork(() => checkVisual(page, url));
   if (!opts.client || report.findings.some((f) => f.check === 'unreachable')) return report;
   try {
-    const shot = await page.screenshot({ scale: 'css', caret: 'initial' });
-    const r = await scoreVisual(opts.client, shot, opts.instruction ?? '', await page.title());
+    const [shot, title] = await pageWork(async () => [await page.screenshot({ scale: 'css', caret: 'initial' }), await page.title()] as const);
+    const r = await scoreVisual(opts.client, shot, opts.instruction ?? '', title);
     const scoreUsage = { model: opts.client.model, prompt: r.usage.prompt, completion: r.usage.completion, ...(r.usage.unknown ? { unknown: true } : {}) };
     return { ...report, scoreUsage, ...(r.scores ? { scores: r.scores } : { scoreError: r.error ?? 'no scores' }) };
   } catch (e) {

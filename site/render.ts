@@ -3,6 +3,7 @@ import { allowOnlyOrigin } from '../sandbox/browser-network.js';
 import { freshPage } from './fresh-page.js';
 import { watchPageErrors } from './page-errors.js';
 import { responsive } from './unresponsive.js';
+import { pageWork } from './page-gate.js';
 
 export interface Rendering {
   title: string;
@@ -20,12 +21,12 @@ export { VIEWPORT } from './fresh-page.js';
  */
 export async function renderPage(browser: Browser, siteUrl: string, pagePath: string): Promise<Rendering> {
   // Playwright's screenshot, not site/screenshot.ts: on a page photographed once, opening a DevTools session costs more than it saves.
-  return visit(browser, siteUrl, pagePath, async (page) => page.screenshot({ type: 'png' }));
+  return pageWork(() => visit(browser, siteUrl, pagePath, async (page) => page.screenshot({ type: 'png' })));
 }
 
 /** The same visit without the picture: what an implement step reports about the page it changed. */
 export async function checkPage(browser: Browser, siteUrl: string, pagePath: string): Promise<PageCheck> {
-  const { title, consoleErrors } = await visit(browser, siteUrl, pagePath, async () => Buffer.alloc(0));
+  const { title, consoleErrors } = await pageWork(() => visit(browser, siteUrl, pagePath, async () => Buffer.alloc(0)));
   return { title, consoleErrors };
 }
 

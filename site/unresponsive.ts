@@ -9,6 +9,9 @@ export class PageUnresponsive extends Error {
   override name = 'PageUnresponsive';
 }
 
+/** The judge step recorded when the page hung or crashed: the verdict cache keeps no verdict with it. */
+export const PAGE_UNRESPONSIVE_STEP = 'page unresponsive';
+
 /** How long any one page operation (navigation, labelling, reading, a screenshot) may take. */
 export const PAGE_RESPONSE_MS = 10_000;
 

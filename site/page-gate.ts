@@ -1,0 +1,44 @@
+import os from 'node:os';
+
+/**
+ * Page work of this process, at most a few units at once, first come first served. Every page operation has a
+ * time limit after which the page counts as hung (site/unresponsive.ts), and a hung page fails its slot: so a
+ * limit must measure the page, never the harness. Judge sessions that wait on a model cost nothing, so a run
+ * may hold dozens (cases ahead x slots in flight); if all of them worked their pages at once when their replies
+ * came, 2 cores would share out seconds of rendering and a sound page could miss its limit. A unit's clock
+ * starts when it gets its turn, inside `work`: the time spent queued here is never counted against the page.
+ */
+export const PAGE_WORK_WIDTH = Math.max(2, os.availableParallelism() * 2);
+
+export class PageGate {
+  private running = 0;
+  private readonly queue: Array<() => void> = [];
+  /** The most units that ever ran at once: what tests read. */
+  peak = 0;
+
+  constructor(readonly width: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.width) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.running++;
+    this.peak = Math.max(this.peak, this.running);
+    try {
+      return await work();
+    } finally {
+      // The turn passes straight to the next in line: `running` counts it without a gap another caller could take.
+      const next = this.queue.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+const gate = new PageGate(PAGE_WORK_WIDTH);
+
+/**
+ * One unit of page work (opening a page, labelling it and reading it, one action, a verify render, a probe):
+ * run when this process's page work has room. A unit must not enter another: it would wait on itself.
+ */
+export function pageWork<T>(work: () => Promise<T>): Promise<T> {
+  return gate.run(work);
+}
