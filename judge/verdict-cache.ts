@@ -25,6 +25,8 @@ export function slotHash(slot: WeightedSlot, c: Case): string {
   return createHash('sha256').update(JSON.stringify({ id, task, expectedResult, targetComponent, assertionType, gold })).digest('hex').slice(0, 16);
 }
 
+const unresponsive = (v: Verdict) => v.steps.some((s) => s.action === PAGE_UNRESPONSIVE_STEP);
+
 /** One file of the verdict cache: the key it answers and the verdict. */
 export const VerdictFileSchema = z.object({
   key: z.object({ siteHash: z.string(), slotId: z.string(), slotHash: z.string(), judgeModel: z.string(), promptVersion: z.string(), mode: z.string() }),
@@ -51,12 +53,13 @@ export class VerdictCache {
     if (read.kind !== 'ok') return null;
     const stored = read.data;
     const same = (Object.keys(k) as Array<keyof VerdictKey>).every((f) => stored.key[f] === k[f]);
-    return same ? stored.verdict : null;
+    // Older runs kept such fails: they are judged again too.
+    return same && !unresponsive(stored.verdict) ? stored.verdict : null;
   }
 
   async put(k: VerdictKey, v: Verdict): Promise<void> {
     if (v.status !== 'pass' && v.status !== 'fail') return;
-    if (v.steps.some((s) => s.action === PAGE_UNRESPONSIVE_STEP)) return;
+    if (unresponsive(v)) return;
     const file = this.fileFor(k);
     await fs.mkdir(path.dirname(file), { recursive: true });
     await writeAtomic(file, JSON.stringify({ key: k, verdict: { ...v, cached: false } }, null, 2));

@@ -18,4 +18,9 @@ test('verdict cache: a decided verdict is kept for the rerun; errored, and a fai
   assert.equal((await cache.get(key('fail')))?.status, 'fail');
   assert.equal(await cache.get(key('errored')), null);
   assert.equal(await cache.get(key('hung')), null);
+  // Such a fail written by an older version is not read back either.
+  const hungFile = cache.fileFor(key('hung'));
+  await fs.mkdir(path.dirname(hungFile), { recursive: true });
+  await fs.writeFile(hungFile, JSON.stringify({ key: key('hung'), verdict: verdict('fail', [{ action: PAGE_UNRESPONSIVE_STEP, detail: 'slow' }]) }));
+  assert.equal(await cache.get(key('hung')), null);
 });
