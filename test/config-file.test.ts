@@ -13,6 +13,7 @@ import { readRunState } from '../config/run-state.js';
 import { runEnv } from '../config/env.js';
 import { readSettings } from '../config/settings.js';
 import { releaseFile } from '../config/public-data.js';
+import { DEFAULT_SLOTS_IN_FLIGHT } from '../config/judge-settings.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { path: PUBLIC, skip: noPublic } = releaseFile('interactweb-bench', 'test_mini.jsonl', process.env);
@@ -102,7 +103,7 @@ test("a worker's settings: read from the run config the runner froze, they equal
   assert.deepEqual(worker.settings, started.settings);
   assert.equal(worker.settings.profile, 'iwb');
   assert.equal(started.settings.workers, 3, 'the file was read');
-  assert.deepEqual(worker.judge, { mode: 'case', stepCap: 4 });
+  assert.deepEqual(worker.judge, { mode: 'case', stepCap: 4, slotsInFlight: DEFAULT_SLOTS_IN_FLIGHT });
   assert.deepEqual(worker.roles, readRoles(runnerEnv));
   assert.equal(worker.roles.judge?.model, 'judge-m');
   assert.equal(worker.roles.judge?.baseURL, 'http://127.0.0.1:9/v1');
