@@ -4,28 +4,12 @@ import type { RoleLimits } from '../config/role-limits.js';
 import type { Role } from '../config/roles.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
 import { tryLock, unlock } from '../protocol/file-lock.js';
+import { Semaphore } from '../protocol/semaphore.js';
 
 /** The limiter of config/role-limits.ts's settings (IWB_<ROLE>_CONCURRENCY, IWB_<ROLE>_RPM). */
 export type { RoleLimits };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-class Semaphore {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly size: number) {}
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((r) => this.waiting.push(r));
-    else this.active++;
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
 
 /** One per endpoint and model in the process, whichever client asks. */
 const semaphores = new Map<string, Semaphore>();

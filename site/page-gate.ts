@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { Semaphore } from '../protocol/semaphore.js';
 
 /**
  * Page work of this process, at most a few units at once, first come first served. Every page operation has a
@@ -10,30 +11,7 @@ import os from 'node:os';
  */
 export const PAGE_WORK_WIDTH = Math.max(2, os.availableParallelism() * 2);
 
-export class PageGate {
-  private running = 0;
-  private readonly queue: Array<() => void> = [];
-  /** The most units that ever ran at once: what tests read. */
-  peak = 0;
-
-  constructor(readonly width: number) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.width) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.running++;
-    this.peak = Math.max(this.peak, this.running);
-    try {
-      return await work();
-    } finally {
-      // The turn passes straight to the next in line: `running` counts it without a gap another caller could take.
-      const next = this.queue.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
-
-const gate = new PageGate(PAGE_WORK_WIDTH);
+const gate = new Semaphore(PAGE_WORK_WIDTH);
 
 /**
  * One unit of page work (opening a page, labelling it and reading it, one action, a verify render, a probe):

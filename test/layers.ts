@@ -14,7 +14,7 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   { folder: 'protocol', may: [], why: 'contracts: enums, annotations, records and file primitives every layer shares' },
   { folder: 'stats', may: [], why: 'seeded PRNG, bootstrap and intervals: pure numbers' },
-  { folder: 'site', may: [], why: 'serving and rendering the site under test' },
+  { folder: 'site', may: ['protocol'], why: 'serving and rendering the site under test' },
   { folder: 'config', may: ['protocol', 'stats'], why: 'settings registry: the settings, judge and role tables, the config file, the frozen run config' },
   { folder: 'llm', may: ['config', 'protocol'], why: 'model client, roles, limits, call cache' },
   { folder: 'testkit', may: ['llm'], why: 'fakes (the OpenAI-compatible server) for test/ and bench/; a quirk is named by its row in llm/quirks.ts' },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PageGate, PAGE_WORK_WIDTH } from '../site/page-gate.js';
+import { PAGE_WORK_WIDTH } from '../site/page-gate.js';
+import { Semaphore } from '../protocol/semaphore.js';
 import { PageUnresponsive } from '../site/unresponsive.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -14,7 +15,7 @@ async function limited(ms: number, takes: number): Promise<string> {
 }
 
 test('page gate: at most its width at once, first come first served, and a unit queued behind others is not timed while it waits', async () => {
-  const gate = new PageGate(2);
+  const gate = new Semaphore(2);
   const order: number[] = [];
   let now = 0;
   const units = Array.from({ length: 8 }, (_, i) =>
@@ -34,7 +35,7 @@ test('page gate: at most its width at once, first come first served, and a unit 
 });
 
 test('page gate: a unit that throws passes its turn on', async () => {
-  const gate = new PageGate(1);
+  const gate = new Semaphore(1);
   await assert.rejects(gate.run(async () => { throw new Error('page broke'); }), /page broke/);
   assert.equal(await gate.run(async () => 'next'), 'next');
   assert.ok(PAGE_WORK_WIDTH >= 2);
