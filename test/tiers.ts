@@ -51,7 +51,7 @@ export function filesOf(tier: Tier): string[] {
  */
 export const LONGEST: readonly string[] = [
   'benchmark-e2e', 'builtin-probes', 'hostile-sites', 'bench', 'judge-calibration', 'judge-calibration-sites', 'report-shard',
-  'llm-cache', 'judge-playwright', 'allure', 'kill-resume', 'case-viewer', 'profile-run', 'real-latency', 'judge-session-golden',
+  'llm-cache', 'cases-ahead', 'judge-playwright', 'allure', 'kill-resume', 'case-viewer', 'profile-run', 'real-latency', 'judge-session-golden',
   'builtin-npm-site', 'crash-rule', 'rescore-run', 'no-usage-run',
 ];
 
