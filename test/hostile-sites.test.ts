@@ -36,10 +36,12 @@ async function liveBrowser(): Promise<Browser> {
   if (!browser.isConnected()) browser = await launch();
   return browser;
 }
-/** The page took Chromium's browser process down with it: the harness reports errored (an open issue), never pass. */
+/**
+ * The page took Chromium's browser process down with it before the judge could give a verdict: the harness
+ * reports errored (an open issue), never pass. A verdict given before the browser died is checked as usual.
+ */
 function browserDied(b: Browser, status: string, evidence: string): boolean {
-  if (b.isConnected()) return false;
-  assert.equal(status, 'errored', evidence);
+  if (b.isConnected() || status !== 'errored') return false;
   assert.match(evidence, /browser|closed/i);
   console.log(`[hostile-sites] Chromium's browser process died under the page (known gap, errored not failed): ${evidence.slice(0, 200)}`);
   return true;
@@ -112,7 +114,7 @@ describe('a page that stops answering', () => {
       const { value, ms } = await timed(() => renderPage(b, servers.get(path)!.url, '/').then(() => 'rendered', (e: Error) => e.message));
       assert.ok(ms < BOUND_MS, `${ms} ms`);
       // The agent is told the page could not be photographed either way; a dead browser says so in its own words.
-      assert.match(value, b.isConnected() ? /took longer than|Timeout|crash/i : /closed/i, `${path} cannot be photographed, and the agent is told why`);
+      assert.match(value, b.isConnected() ? /took longer than|Timeout|crash/i : /took longer than|Timeout|crash|closed/i, `${path} cannot be photographed, and the agent is told why`);
     });
 
     test(`${path}: the LLM judge ${path === '/never' ? 'judges what loaded' : 'fails the slot with the reason'}, in bounded time, never errored`, async () => {
