@@ -36,8 +36,8 @@ export const VerdictFileSchema = z.object({
 /**
  * Judge verdicts on disk, so a rerun does not pay the judge model again. Only decided verdicts
  * (pass / fail) are stored: an errored one is worth retrying, and so is a fail because the page did not answer
- * in time (a busy machine, not only a hung page, can cause it; judging it again costs no model call). Files are written to a temporary name and
- * renamed, so a reader never sees half a file; a file that does not parse is treated as absent.
+ * in time (a busy machine, not only a hung page, can cause it; judging it again asks again what the session
+ * asked before the page stopped, which the call cache usually holds). Files are written to a temporary name and renamed, so a reader never sees half a file; a file that does not parse is treated as absent.
  */
 export class VerdictCache {
   constructor(readonly dir: string) {}

@@ -12,11 +12,18 @@ import { Semaphore } from '../protocol/semaphore.js';
 export const PAGE_WORK_WIDTH = Math.max(2, os.availableParallelism() * 2);
 
 const gate = new Semaphore(PAGE_WORK_WIDTH);
+let units = 0;
+
+/** Units of page work this process has started: a test of a caller reads it to see the caller takes turns. */
+export function pageWorkUnits(): number {
+  return units;
+}
 
 /**
  * One unit of page work (opening a page, labelling it and reading it, one action, a verify render, a probe):
  * run when this process's page work has room. A unit must not enter another: it would wait on itself.
  */
 export function pageWork<T>(work: () => Promise<T>): Promise<T> {
+  units++;
   return gate.run(work);
 }

@@ -6,6 +6,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
 import type { Verdict } from '../protocol/verdict.js';
 import { createLlmJudge } from '../judge/llm-judge.js';
+import { pageWorkUnits } from '../site/page-gate.js';
 import { UNTRUSTED_MARK } from '../vision/neutralise.js';
 import { selectJudge } from '../judge/select.js';
 import { ModelClient } from '../llm/client.js';
@@ -61,8 +62,12 @@ describe('LLM-SoM judge', () => {
     const site = await siteUnderTest(browser, todo, makeCase([s]));
     fake.script((req, i) => (i === 0 ? act({ kind: 'click', element: numberOf(req, /button "Add"/) }) : verdict('pass', 'Item 1 appeared')));
     try {
+      const units = pageWorkUnits();
       const v = await createLlmJudge({ client: client() }).judge(site, s);
       assert.equal(v.status, 'pass', v.evidence);
+      // Opening, labelling and reading each turn, and the click took turns with the process's other page work
+      // (site/page-gate.ts): without it, a busy harness fails sound pages as hung.
+      assert.ok(pageWorkUnits() - units >= 5, `${pageWorkUnits() - units} units of page work through the gate`);
       assert.equal(await site.page.locator('#list li').count(), 1, 'the click happened in the page');
       assert.equal(v.steps[0]!.action.startsWith('click ['), true);
       assert.ok((v.blockedRequests ?? 0) >= 1, 'the outside image was refused and counted');
