@@ -22,6 +22,12 @@ export interface EpisodeInput {
   case: Case;
   agent: Agent;
   browser: Browser;
+  /**
+   * The run's browser connected again after its process died (fixtures/shared-browser.ts): the harness's own page
+   * work (verify steps, the page check after an edit) moves to it, so another case's page that took the shared
+   * browser down does not blind this agent for the rest of its episode. The agent's own `browser` stays as given.
+   */
+  browserAgain?: (dead?: Browser) => Promise<Browser>;
   user: SimulatedUser;
   /** Folder the episode owns: workspace/ and shots/ go here. */
   dir: string;
@@ -74,8 +80,13 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   let error: string | undefined;
   let tokensSelfReported = false;
   let deadlock: Trajectory['deadlock'];
+  let harnessBrowser = browser;
+  const pageBrowser = async (dead?: Browser): Promise<Browser> => {
+    if (input.browserAgain && (dead === harnessBrowser || !harnessBrowser.isConnected())) harnessBrowser = await input.browserAgain(harnessBrowser);
+    return harnessBrowser;
+  };
   const verifier = new VerifyRunner({
-    browser,
+    browser: pageBrowser,
     live,
     dir,
     ...(agent.auditor ? { auditor: agent.auditor } : {}),
@@ -218,7 +229,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
           report.siteErrors = site.problems;
           // The agent hears about a broken page now, as a developer with the dev server open would.
           if (site.mode !== 'error') {
-            report.consoleErrors = await checkPage(browser, site.url, '/').then(
+            report.consoleErrors = await checkPage(await pageBrowser(), site.url, '/').then(
               (c) => c.consoleErrors,
               (e: Error) => [`the home page could not be loaded: ${e.message.split('\n')[0]}`],
             );

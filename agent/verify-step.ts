@@ -6,6 +6,7 @@ import type { Difficulty } from '../slots/schema.js';
 import type { Action, Observation } from './actions.js';
 import { auditReport, runAudit } from './audit.js';
 import type { LiveSite } from '../site/live-site.js';
+import { browserAlive } from '../site/browser-lost.js';
 import { renderPage } from '../site/render.js';
 import type { TrajectoryStep } from './trajectory.js';
 import { addStepUsage } from './step-usage.js';
@@ -21,7 +22,8 @@ import type { StepUsage } from './actions.js';
 export const AUDIT_FAILURE_LIMITS: Record<Difficulty, number> = { easy: 6, middle: 8, hard: 10 };
 
 export interface VerifyContext {
-  browser: Browser;
+  /** The browser for this step: the run's, connected again if its process died since the last step. */
+  browser: (dead?: Browser) => Promise<Browser>;
   live: LiveSite;
   /** Episode folder. */
   dir: string;
@@ -44,7 +46,8 @@ export class VerifyRunner {
   }
 
   async run(action: Extract<Action, { type: 'verify' }>, stepsLeft: number, step: TrajectoryStep): Promise<Observation> {
-    const { browser, live, dir } = this.ctx;
+    const { live, dir } = this.ctx;
+    const browser = await this.ctx.browser();
     const site = await live.ensure();
     step.site = { mode: site.mode, problems: site.problems };
     const screenshotFile = `shots/step-${String(step.index).padStart(2, '0')}.png`;
@@ -86,7 +89,11 @@ export class VerifyRunner {
     }
 
     try {
-      const shot = await renderPage(browser, site.url, action.path);
+      // A browser that died under the render (another case's page may have done it) is no answer about this page.
+      const shot = await renderPage(browser, site.url, action.path).catch(async (e: unknown) => {
+        if (await browserAlive(browser)) throw e;
+        return renderPage(await this.ctx.browser(browser), site.url, action.path);
+      });
       await fs.writeFile(screenshotPath, shot.png);
       step.screenshot = screenshotFile;
       return {

@@ -5,6 +5,7 @@ import { siteErrorLines, watchPageErrors } from '../site/page-errors.js';
 import { CrashFindingSchema, type CrashFinding } from '../protocol/annotations.js';
 import { readCacheFile } from '../protocol/cache-file.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
+import { assertBrowserAlive } from '../site/browser-lost.js';
 import { isPageUnresponsive, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
 import { inPage } from '../vision/in-page.js';
 import { guardPage } from '../vision/page-guard.js';
@@ -84,6 +85,8 @@ async function checkOnce(episodeDir: string, browser: Browser, url: string): Pro
   if (cached.kind === 'ok') return cached.data;
   if (cached.kind === 'corrupt') console.warn(`[iwb] ${cached.error}: not a crash check; checking the page again`);
   const finding = await checkCrash(browser, url);
+  // A page that "did not load" because the browser died is not a crash of this site.
+  if (finding.crashed) await assertBrowserAlive(browser, 'the crash rule checked the site');
   await writeAtomic(file, JSON.stringify(finding, null, 2));
   return finding;
 }

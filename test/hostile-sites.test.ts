@@ -30,20 +30,22 @@ let browser: Browser;
  * Chromium's browser process itself sometimes dies (a kernel-logged segfault) when a renderer runs out of heap
  * while the harness talks to it: seen under load in CI and in npm test, never alone. A test after it gets a new
  * browser, so one such death fails one test, not every test after it. What the harness does then is the
- * known gap these tests name (a judged slot is errored, not failed: see `browserDied`).
+ * judge's own answer named in `browserDied` (errored; a case's judging then judges the slot again in a browser of
+ * its own: test/browser-loss).
  */
 async function liveBrowser(): Promise<Browser> {
   if (!browser.isConnected()) browser = await launch();
   return browser;
 }
 /**
- * The page took Chromium's browser process down with it before the judge could give a verdict: the harness
- * reports errored (an open issue), never pass. A verdict given before the browser died is checked as usual.
+ * The page took Chromium's browser process down with it before the judge could give a verdict: the judge
+ * reports errored, never pass (fixtures/browser-loss.ts judges such a slot again, and fails it if the page
+ * kills that browser too). A verdict given before the browser died is checked as usual.
  */
 function browserDied(b: Browser, status: string, evidence: string): boolean {
   if (b.isConnected() || status !== 'errored') return false;
   assert.match(evidence, /browser|closed/i);
-  console.log(`[hostile-sites] Chromium's browser process died under the page (known gap, errored not failed): ${evidence.slice(0, 200)}`);
+  console.log(`[hostile-sites] Chromium's browser process died under the page (errored here; judged again by a case's judging): ${evidence.slice(0, 200)}`);
   return true;
 }
 let fake: FakeServer;
