@@ -19,8 +19,9 @@ export const CLI_TASK = 'tip-calculator';
 
 // The six original tasks are calibrated in full here; on the other tasks every variant's broken slots are
 // judged (the answers a judge must get right to catch a broken site). Their reference sites are probed in
-// builtin-probes.test.ts, and `npx iwb judge calibrate` runs everything (measured: 100%).
-const FULL = ['bakery-menu', 'conference-schedule', 'expense-tracker', 'ocean-quiz', 'reading-list'];
+// builtin-probes.test.ts (which leaves out these, probed in full here), and `npx iwb judge calibrate` runs
+// everything (measured: 100%).
+export const FULL = ['bakery-menu', 'conference-schedule', 'expense-tracker', 'ocean-quiz', 'reading-list'];
 
 export function calibrationPartTest(part: number, parts: number, browser: () => Browser): void {
   test(`calibration, part ${part + 1} of ${parts}: the probes score 100% on the original tasks in full and on every broken slot of the rest`, async () => {
