@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { agentCaused, ConfinedDir, RefusedPath } from './confined-fs.js';
+import { agentCaused, ConfinedDir, RefusedPath } from '../sandbox/confined-fs.js';
+import { treeUsage } from '../sandbox/tree-usage.js';
 
 export interface WorkspaceLimits {
   maxFileBytes: number;
@@ -28,7 +29,7 @@ export interface WriteOutcome {
 
 /**
  * The case's site folder. Agent-written paths are untrusted: absolute paths, `..`, NUL bytes and paths
- * through symlinks are refused, and writes and deletes never follow a link (confined-fs.ts), so nothing
+ * through symlinks are refused, and writes and deletes never follow a link (sandbox/confined-fs.ts), so nothing
  * an agent writes lands outside the folder. A refusal, like any other error the agent's input causes
  * (a file where a folder is needed), is an observation for the agent (it costs the step), not an
  * exception; only a fault of the harness's side (its disk full) is thrown.
@@ -134,29 +135,6 @@ export class Workspace {
     if (refused) return `"${refused}" is refused: ${refused === '.git' ? 'version control is no part of the site' : 'packages are installed by the harness from package.json'}`;
     return parts;
   }
-}
-
-/**
- * Files and bytes under `root` (links counted as files, not followed), skipping folders `skip` names.
- * A `root` that is itself a link counts as nothing here: its parent's walk counts it as one file.
- */
-export async function treeUsage(root: string, skip: (rel: string) => boolean = () => false): Promise<{ files: number; bytes: number }> {
-  let files = 0;
-  let bytes = 0;
-  if ((await fs.lstat(root).catch(() => null))?.isSymbolicLink()) return { files, bytes };
-  const walk = async (dir: string): Promise<void> => {
-    for (const e of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!skip(path.relative(root, full).split(path.sep).join('/'))) await walk(full);
-      } else {
-        files++;
-        bytes += (await fs.lstat(full).catch(() => null))?.size ?? 0;
-      }
-    }
-  };
-  await walk(root);
-  return { files, bytes };
 }
 
 /** Non-blank lines of source files in the workspace (node_modules and build output excluded). */

@@ -9,8 +9,8 @@ import { INNER_BRIDGE, openPortBridge, type PortBridge } from '../sandbox/port-b
 import { runToEnd, tail, type GroupProcess } from '../sandbox/process-group.js';
 import { serveStatic } from './site-server.js';
 import type { ResolvedSiteOptions, StartedSite } from './types.js';
-import { treeUsage } from '../agent/workspace.js';
-import { agentCaused, ConfinedDir } from '../agent/confined-fs.js';
+import { treeUsage } from '../sandbox/tree-usage.js';
+import { agentCaused, ConfinedDir } from '../sandbox/confined-fs.js';
 
 /**
  * Installing and starting an agent-written npm project. Every failure comes back as a `problem` string

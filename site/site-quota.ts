@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { treeUsage } from '../agent/workspace.js';
+import { treeUsage } from '../sandbox/tree-usage.js';
 import { DEFAULT_INSTALL_LIMITS } from './site.js';
 import type { InstallLimits } from './types.js';
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import mime from 'mime-types';
-import { PROC_FD } from '../agent/confined-fs.js';
+import { PROC_FD } from '../sandbox/confined-fs.js';
 
 /** A running site: where to point a browser, and how to stop it. */
 export interface ServedSite {

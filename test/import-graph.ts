@@ -10,8 +10,13 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Generated, installed or fetched trees, and the built-in tasks' reference sites (browser code, not the harness). */
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.iwb', 'iwb-report', 'playwright-report', 'test-results', 'allure-results', 'allure-report', 'out', 'site']);
+/** Generated, installed or fetched trees, at any depth. */
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.iwb', 'iwb-report', 'playwright-report', 'test-results', 'allure-results', 'allure-report', 'out']);
+/**
+ * A built-in task's reference site (tasks/<id>/site: browser code, not the harness). Only there: skipping every
+ * folder named `site` once hid the harness's own site/ folder, and its upward imports, from the layer check.
+ */
+const skipped = (relativeDir: string, name: string) => SKIPPED_DIRS.has(name) || name.startsWith('.') || /^tasks\/[^/]+\/site$/.test(relativeDir);
 const SOURCE = /\.(ts|mts|js|mjs)$/;
 /** `import x from '…'`, `export … from '…'`, `import '…'`, `import('…')`: the specifier is the quoted string. */
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm;
@@ -34,7 +39,8 @@ export function sourceFiles(dir = ROOT): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) out.push(...sourceFiles(path.join(dir, entry.name)));
+      const sub = path.join(dir, entry.name);
+      if (!skipped(path.relative(ROOT, sub).split(path.sep).join('/'), entry.name)) out.push(...sourceFiles(sub));
     } else if (SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts')) {
       out.push(path.relative(ROOT, path.join(dir, entry.name)).split(path.sep).join('/'));
     }

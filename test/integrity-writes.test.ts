@@ -4,7 +4,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { agentCaused, RefusedPath } from '../agent/confined-fs.js';
+import { agentCaused, RefusedPath } from '../sandbox/confined-fs.js';
 import { Workspace } from '../agent/workspace.js';
 import { removeTempDirs, tempDir } from './agent-support.js';
 

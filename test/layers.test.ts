@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { folderCycles, folderGraph, importEdges, type ImportEdge } from './import-graph.js';
+import { folderCycles, folderGraph, importEdges, sourceFiles, type ImportEdge } from './import-graph.js';
 import { LAYERS } from './layers.js';
 
 const order = new Map(LAYERS.map((l, i) => [l.folder, i]));
@@ -41,4 +41,10 @@ test('the checker sees an upward import, with its file and line', () => {
   assert.equal(allowed(planted), false);
   assert.equal(where(planted), 'slots/schema.ts:3 imports ../judge/prompt.js (slots -> judge)');
   assert.deepEqual(folderCycles(folderGraph([planted, { ...planted, from: 'judge', to: 'slots' }])), [['judge', 'slots']]);
+});
+
+test("the checker reads the harness's own site/ folder, not the built-in tasks' reference sites", () => {
+  const files = sourceFiles();
+  assert.ok(files.includes('site/render.ts'), 'site/ is layered like every other folder');
+  assert.ok(!files.some((f) => /^tasks\/[^/]+\/site\//.test(f)), "a task's reference site is browser code, not the harness");
 });

@@ -14,11 +14,11 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   { folder: 'protocol', may: [], why: 'contracts: enums, annotations, records and file primitives every layer shares' },
   { folder: 'stats', may: [], why: 'seeded PRNG, bootstrap and intervals: pure numbers' },
-  { folder: 'site', may: ['protocol'], why: 'serving and rendering the site under test' },
   { folder: 'config', may: ['protocol', 'stats'], why: 'settings registry: the settings, judge and role tables, the config file, the frozen run config' },
   { folder: 'llm', may: ['config', 'protocol'], why: 'model client, roles, limits, call cache' },
   { folder: 'testkit', may: ['llm'], why: 'fakes (the OpenAI-compatible server) for test/ and bench/; a quirk is named by its row in llm/quirks.ts' },
-  { folder: 'sandbox', may: ['config', 'llm'], why: 'bubblewrap sandbox and browser network policy' },
+  { folder: 'sandbox', may: ['config', 'llm'], why: 'bubblewrap sandbox, browser network policy, confined file access to untrusted trees' },
+  { folder: 'site', may: ['protocol', 'sandbox'], why: 'serving (sandboxed) and rendering the site under test' },
   { folder: 'slots', may: ['protocol', 'stats'], why: 'task and slot schemas, dataset loading' },
   { folder: 'personas', may: ['llm', 'protocol', 'slots', 'stats'], why: 'the four personas and the simulated user' },
   { folder: 'vision', may: ['sandbox', 'site'], why: 'Set-of-Mark, page actions, page guard, PNG, untrusted-content fence' },
