@@ -1,4 +1,4 @@
-import { freshPage } from '../site/fresh-page.js';
+import { sitePage } from '../site/fresh-page.js';
 import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -81,7 +81,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
   let fresh: string[] = [];
   let frame: Buffer | null = null;
   let title = '';
-  const { context, page } = await freshPage(req.browser);
+  const { context, page } = await sitePage(req.browser, new URL(req.siteUrl).origin);
   const finish = (passed: boolean, error: boolean, report: string): AuditOutcome => ({
     record: { criteria: req.criteria, model: req.client.model, passed, error, report, turns, usage },
     frame,

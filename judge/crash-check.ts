@@ -1,4 +1,4 @@
-import { freshPage } from '../site/fresh-page.js';
+import { sitePage } from '../site/fresh-page.js';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { siteErrorLines, watchPageErrors } from '../site/page-errors.js';
@@ -34,7 +34,7 @@ export function crashEvidence(f: CrashFinding): string {
 
 /** The crash check of a served site, on a fresh page of its own. */
 export async function checkCrash(browser: Browser, url: string): Promise<CrashFinding> {
-  const { context, page } = await freshPage(browser);
+  const { context, page } = await sitePage(browser, new URL(url).origin);
   try {
     return await pageWork(() => checkPage(page, url));
   } finally {

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { SERVICE_WORKERS } from '../sandbox/browser-network.js';
+import { aimAt, allowOnlyOrigin, NO_ORIGIN_YET, SERVICE_WORKERS } from '../sandbox/browser-network.js';
 
 export const VIEWPORT = { width: 1280, height: 800 };
 
@@ -66,4 +66,18 @@ export async function freshPage(browser: Browser, opts: FreshOptions = {}): Prom
   }
   if (ready) await ready.context.close().catch(() => {});
   return make(browser, opts.prepare);
+}
+
+/** Every look at an agent's site: a context that reaches only that site, its rule made ahead of knowing which. */
+const SITE_ONLY: Preparation = { key: 'site only', prepare: (context) => allowOnlyOrigin(context, NO_ORIGIN_YET) };
+
+/**
+ * A fresh page whose context reaches only `origin` (sandbox/browser-network.ts). Every look at an agent's site
+ * (a verify step, the checks after an edit, an audit, the judge's checks and slots) asks for the same
+ * preparation, so the spare made while the agent thinks is routed already, whichever site the next look is at.
+ */
+export async function sitePage(browser: Browser, origin: string, opts: { nextLikeThis?: boolean } = {}): Promise<FreshPage> {
+  const fresh = await freshPage(browser, { prepare: SITE_ONLY, nextLikeThis: opts.nextLikeThis ?? true });
+  aimAt(fresh.context, origin);
+  return fresh;
 }

@@ -1,6 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { allowOnlyOrigin } from '../sandbox/browser-network.js';
-import { freshPage } from './fresh-page.js';
+import { sitePage } from './fresh-page.js';
 import { watchPageErrors } from './page-errors.js';
 import { responsive } from './unresponsive.js';
 import { pageWork } from './page-gate.js';
@@ -31,9 +30,8 @@ export async function checkPage(browser: Browser, siteUrl: string, pagePath: str
 }
 
 async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot: (page: Page) => Promise<Buffer>): Promise<Rendering> {
-  const { context, page } = await freshPage(browser);
+  const { context, page } = await sitePage(browser, new URL(siteUrl).origin);
   try {
-    await allowOnlyOrigin(context, new URL(siteUrl).origin);
     // The agent is told every error as the browser worded it, refused outside requests included: a CDN it relied on did not load.
     const watch = watchPageErrors(page);
     page.on('dialog', (d) => void d.accept().catch(() => undefined));

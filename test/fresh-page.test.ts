@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext } from '@playwright/test';
-import { freshPage, type Preparation } from '../site/fresh-page.js';
-import { launch } from './judge-support.js';
+import { freshPage, sitePage, type Preparation } from '../site/fresh-page.js';
+import { aimAt } from '../sandbox/browser-network.js';
+import { launch, tempSite } from './judge-support.js';
 
 let browser: Browser;
 before(async () => {
@@ -37,4 +38,29 @@ test('fresh pages: a spare is prepared ahead only when asked, and never handed o
   assert.ok(!a.contexts.includes(bare.context), 'a prepared context handed to a caller that asked for none');
   for (const f of [plain, first, second, other, bare]) assert.equal(f.page.url(), 'about:blank');
   await Promise.all([plain, first, second, other, bare].map((f) => f.context.close()));
+});
+
+test('a look at an agent site gets a spare routed ahead, aimed on use: it reaches that site and no other', async () => {
+  const [a, b] = await Promise.all([tempSite({ 'index.html': '<title>A</title><h1>A</h1>' }), tempSite({ 'index.html': '<title>B</title><h1>B</h1>' })]);
+  try {
+    const origin = (u: string) => new URL(u).origin;
+    const first = await sitePage(browser, origin(a.url));
+    // The spare made meanwhile is routed already; the next look, at another site, takes it and is aimed there.
+    const second = await sitePage(browser, origin(b.url));
+    const t0 = performance.now();
+    await second.page.goto(b.url);
+    assert.equal(await second.page.title(), 'B');
+    const other = await second.page.goto(a.url).then(() => 'loaded', (e: Error) => e.message);
+    assert.match(other, /ERR_BLOCKED_BY_CLIENT/, 'a site the context was not aimed at is refused');
+    await first.page.goto(a.url);
+    assert.equal(await first.page.title(), 'A');
+    console.log(`aimed spare: page loaded in ${Math.round(performance.now() - t0)} ms`);
+    await Promise.all([first, second].map((f) => f.context.close()));
+    // Aiming twice, or a context made without the rule, is a harness bug and says so.
+    const bare = await freshPage(browser);
+    assert.throws(() => aimAt(bare.context, origin(a.url)), /no rule waiting/);
+    await bare.context.close();
+  } finally {
+    await Promise.all([a.dispose(), b.dispose()]);
+  }
 });
