@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, readSettings } from '../config/settings.js';
 import { keepBrowser, reconnecting } from '../fixtures/shared-browser.js';
-import { judgeDespiteBrowserLoss } from '../fixtures/browser-loss.js';
+import { judgeDespiteBrowserLoss, onceDespiteBrowserLoss } from '../fixtures/browser-loss.js';
 import { getCrash } from '../judge/crash-check.js';
 import { BrowserLost } from '../site/browser-lost.js';
 import { LiveSite } from '../site/live-site.js';
@@ -187,6 +187,35 @@ describe('a browser that dies under a page', () => {
       });
       assert.equal(r.rejudged, 0);
       assert.ok(r.outcomes.every((o) => o.status === 'fulfilled'));
+    } finally {
+      await shared.close();
+      victims.clear();
+    }
+  });
+
+  test('work done once per case (crash rule, visual check): done again in an own browser, null when the site kills that one too', async () => {
+    const once = async (b: Browser) => (await judgeSlots(['once'], b))[0]!;
+    const settled = async (b: Browser) => {
+      const o = await once(b);
+      if (o.status === 'rejected') throw o.reason;
+      return o.value;
+    };
+    for (const [kills, expected] of [[1, 'once: pass'], [2, null]] as const) {
+      const shared = await killable();
+      const owned: Array<() => Promise<void>> = [];
+      try {
+        killsLeft = kills;
+        const got = await onceDespiteBrowserLoss(shared.browser, lossJudging(shared.browser, owned).own, settled);
+        assert.equal(got, expected, `${kills} browser(s) killed`);
+      } finally {
+        await Promise.all([shared.close(), ...owned.map((c) => c())]);
+        victims.clear();
+      }
+    }
+    // A failure with the browser alive is the work's own, and is thrown as it was.
+    const shared = await killable();
+    try {
+      await assert.rejects(onceDespiteBrowserLoss(shared.browser, () => Promise.reject(new Error('no own browser is needed')), async () => Promise.reject(new Error('the page said no'))), /the page said no/);
     } finally {
       await shared.close();
       victims.clear();
