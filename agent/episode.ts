@@ -8,6 +8,7 @@ import { analyseDeadlock } from './deadlock.js';
 import { LiveSite } from '../site/live-site.js';
 import { SiteOverQuota, type SiteQuota } from '../site/site-quota.js';
 import { checkPage } from '../site/render.js';
+import { onLiveBrowser } from '../site/browser-lost.js';
 import type { SiteOptions, StartedSite } from '../site/site.js';
 import type { Trajectory, TrajectoryStep } from './trajectory.js';
 import { AgentCrash, publicCase, type Agent } from './types.js';
@@ -80,11 +81,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
   let error: string | undefined;
   let tokensSelfReported = false;
   let deadlock: Trajectory['deadlock'];
-  let harnessBrowser = browser;
-  const pageBrowser = async (dead?: Browser): Promise<Browser> => {
-    if (input.browserAgain && (dead === harnessBrowser || !harnessBrowser.isConnected())) harnessBrowser = await input.browserAgain(harnessBrowser);
-    return harnessBrowser;
-  };
+  const pageBrowser = input.browserAgain ?? (async () => browser);
   const verifier = new VerifyRunner({
     browser: pageBrowser,
     live,
@@ -229,7 +226,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Trajectory> {
           report.siteErrors = site.problems;
           // The agent hears about a broken page now, as a developer with the dev server open would.
           if (site.mode !== 'error') {
-            report.consoleErrors = await checkPage(await pageBrowser(), site.url, '/').then(
+            report.consoleErrors = await onLiveBrowser(await pageBrowser(), pageBrowser, (b) => checkPage(b, site.url, '/')).then(
               (c) => c.consoleErrors,
               (e: Error) => [`the home page could not be loaded: ${e.message.split('\n')[0]}`],
             );

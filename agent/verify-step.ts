@@ -6,7 +6,7 @@ import type { Difficulty } from '../slots/schema.js';
 import type { Action, Observation } from './actions.js';
 import { auditReport, runAudit } from './audit.js';
 import type { LiveSite } from '../site/live-site.js';
-import { browserAlive } from '../site/browser-lost.js';
+import { onLiveBrowser } from '../site/browser-lost.js';
 import { renderPage } from '../site/render.js';
 import type { TrajectoryStep } from './trajectory.js';
 import { addStepUsage } from './step-usage.js';
@@ -90,10 +90,7 @@ export class VerifyRunner {
 
     try {
       // A browser that died under the render (another case's page may have done it) is no answer about this page.
-      const shot = await renderPage(browser, site.url, action.path).catch(async (e: unknown) => {
-        if (await browserAlive(browser)) throw e;
-        return renderPage(await this.ctx.browser(browser), site.url, action.path);
-      });
+      const shot = await onLiveBrowser(browser, this.ctx.browser, (b) => renderPage(b, site.url, action.path));
       await fs.writeFile(screenshotPath, shot.png);
       step.screenshot = screenshotFile;
       return {

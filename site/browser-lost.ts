@@ -30,3 +30,16 @@ export async function browserAlive(browser: Browser): Promise<boolean> {
 export async function assertBrowserAlive(browser: Browser, what: string): Promise<void> {
   if (!(await browserAlive(browser))) throw new BrowserLost(what);
 }
+
+/**
+ * Page work that met a dead browser is done once more in the browser `again` gives for it (the run's, connected
+ * again: fixtures/shared-browser.ts). A failure in a live browser is the page's, and is thrown as it was.
+ */
+export async function onLiveBrowser<T>(browser: Browser, again: (dead: Browser) => Promise<Browser>, work: (browser: Browser) => Promise<T>): Promise<T> {
+  try {
+    return await work(browser);
+  } catch (e) {
+    if (await browserAlive(browser)) throw e;
+    return work(await again(browser));
+  }
+}

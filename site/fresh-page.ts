@@ -76,8 +76,8 @@ const SITE_ONLY: Preparation = { key: 'site only', prepare: (context) => allowOn
  * (a verify step, the checks after an edit, an audit, the judge's checks and slots) asks for the same
  * preparation, so the spare made while the agent thinks is routed already, whichever site the next look is at.
  */
-export async function sitePage(browser: Browser, origin: string, opts: { nextLikeThis?: boolean } = {}): Promise<FreshPage> {
-  const fresh = await freshPage(browser, { prepare: SITE_ONLY, nextLikeThis: opts.nextLikeThis ?? true });
+export async function sitePage(browser: Browser, origin: string): Promise<FreshPage> {
+  const fresh = await freshPage(browser, { prepare: SITE_ONLY, nextLikeThis: true });
   aimAt(fresh.context, origin);
   return fresh;
 }

@@ -20,7 +20,7 @@ export const BROWSER_FILES: readonly string[] = [
   'episode-budget', 'episode-judgements', 'hostile-sites', 'judge-llm', 'judge-paper-session', 'judge-session-golden', 'judge-som',
   'judge-visual', 'model-faults', 'page-errors', 'probe-runner', 'sandbox', 'judge-calibration',
   'judge-calibration-sites', 'agent-start-check', 'dataset-errors', 'episode-outcomes', 'hostile-mounts', 'hostile-network', 'hostile-popups',
-  'integrity-links', 'isolation-report', 'slot-sheet', 'summary-table', 'browser-loss',
+  'integrity-links', 'isolation-report', 'slot-sheet', 'summary-table', 'browser-loss', 'fresh-page',
 ];
 
 export const E2E_FILES: readonly string[] = [
