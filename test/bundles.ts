@@ -3,7 +3,8 @@
  * tsx, the modules it imports), and `npm test` has over seventy unit files. A bundle is one process that imports
  * its files one after another; node:test still names each test's own file, so the lines, counts and timings read
  * as before. Only the unit tier is bundled: its files hold no browser and change no process-wide setting for
- * long (a bundle fails if its files leave process.env changed). A bundle whose file
+ * long (a bundle fails if its files leave process.env changed; a file that changes other module-wide state, such as
+ * the env registry, is listed in ALONE_FILES of test/tiers.ts). A bundle whose file
  * fails to load fails, and `npm test` with it.
  */
 import { promises as fs } from 'node:fs';

@@ -15,7 +15,7 @@ import { bundleDir, bundlesOf, writeBundle } from './bundles.js';
 import { rm } from 'node:fs/promises';
 import { CHECKS, describeCheck, runCheck } from './checks.js';
 import { closingLine, Progress, type Counts, type TestEvent } from './progress-reporter.js';
-import { filesOf, longestFirst, TEST_DIR, TIERS, type Tier } from './tiers.js';
+import { ALONE_FILES, filesOf, longestFirst, TEST_DIR, TIERS, type Tier } from './tiers.js';
 
 const ROOT = path.dirname(TEST_DIR);
 
@@ -79,13 +79,14 @@ async function main(): Promise<void> {
   const started = Date.now();
   const perFile = new Map<string, number>();
   // Unit files go in bundles (test/bundles.ts), after every other file: the longest start first.
-  const units = states.get('unit')?.files ?? [];
-  const singles = longestFirst([...states].flatMap(([tier, s]) => (tier === 'unit' && units.length > 1 ? [] : s.files.map((file) => ({ tier, file }))))).map(({ tier, file }) => ({
+  const all = states.get('unit')?.files ?? [];
+  const units = all.length > 1 ? all.filter((f) => !ALONE_FILES.includes(path.basename(f).replace(/\.test\.ts$/, ''))) : [];
+  const singles = longestFirst([...states].flatMap(([tier, s]) => s.files.filter((f) => !units.includes(f)).map((file) => ({ tier, file })))).map(({ tier, file }) => ({
     tier,
     files: [file],
     bundle: undefined as number | undefined,
   }));
-  const bundled = units.length > 1 ? bundlesOf(units).map((files, i) => ({ tier: 'unit' as Tier, files, bundle: i as number | undefined })) : [];
+  const bundled = units.length > 0 ? bundlesOf(units).map((files, i) => ({ tier: 'unit' as Tier, files, bundle: i as number | undefined })) : [];
   const jobs = [...singles, ...bundled].map(({ tier, files, bundle }) => {
     const state = states.get(tier)!;
     return {

@@ -23,6 +23,13 @@ export const BROWSER_FILES: readonly string[] = [
   'integrity-links', 'isolation-report', 'slot-sheet', 'summary-table', 'browser-loss', 'fresh-page',
 ];
 
+/**
+ * Unit files that change what a process keeps module-wide beyond process.env (the env registry, say), so they
+ * run in a process of their own rather than in a bundle (test/bundles.ts): env-registry declares a variable
+ * that a docs table rendered later in the same process would then list.
+ */
+export const ALONE_FILES: readonly string[] = ['env-registry'];
+
 export const E2E_FILES: readonly string[] = [
   'allure', 'bench', 'benchmark-e2e', 'compare', 'judge-playwright', 'kill-resume', 'llm-cache', 'llm-limits',
   'profile-run', 'readme-shard', 'real-latency', 'report-shard', 'run-locks', 'compile-cache', 'quiet-failure',
