@@ -7,7 +7,7 @@ import { reply, start, type RecordedRequest } from '../testkit/fake-server.js';
 import { inFlight, type Span } from './in-flight.js';
 import { LatencyBenchSchema, type LatencyBench, type LatencyRun } from './latency.js';
 import { playwright } from './playwright-run.js';
-import { sampleRss } from './rss.js';
+import { sampleProcesses } from './process-sampler.js';
 import { BENCH_MODELS, benchModel, benchRoles, requestToken } from './script.js';
 import { slice } from './work-dir.js';
 
@@ -57,7 +57,7 @@ export async function latencyBench(opts: LatencyOptions): Promise<LatencyBench> 
       const marker = randomUUID();
       const loadAtStart = os.loadavg()[0]!;
       process.stderr.write(`[bench] latency ${opts.latencyMs} ms, ${n} in flight, ${data.cases} cases\n`);
-      const rss = sampleRss(marker, 500);
+      const rss = sampleProcesses(marker);
       t0 = performance.now();
       // n cases in flight: the runner runs and judges them ahead (fixtures/cases-ahead.ts), each case with
       // IWB_JUDGE_SLOTS_IN_FLIGHT judge sessions at once; a worker per core reads and reports the verdicts.
@@ -96,6 +96,9 @@ export async function latencyBench(opts: LatencyOptions): Promise<LatencyBench> 
         ratio: idealS > 0 ? Math.round((wallMs / 1000 / idealS) * 100) / 100 : 0,
         episodes: inFlight([...byEpisode.values()], wallMs),
         judgeCalls: inFlight(spans('judge'), wallMs),
+        cpuS: mem.cpuS,
+        workerCpuS: mem.workerCpuS,
+        workerProcesses: mem.workerProcesses,
         totalPeakRssMb: mem.totalPeakMb,
         workerPeakRssMb: mem.workerPeakMb,
         exitCode: r.code,

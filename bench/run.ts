@@ -19,7 +19,7 @@ import { playwright } from './playwright-run.js';
 import { readRunReport } from './read-run.js';
 import { sampleCalibration } from './calibrate.js';
 import { judgeLoss, NO_TOLERANCE } from '../stats/lost-input.js';
-import { sampleRss } from './rss.js';
+import { sampleProcesses } from './process-sampler.js';
 import { latencyMarkdown, type LatencyBench } from './latency.js';
 import { latencyBench } from './latency-run.js';
 import { rescoreBench } from './rescore-bench.js';
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
       const startedAt = new Date().toISOString();
       const loadAtRunStart = os.loadavg()[0]!;
       process.stderr.write(`[bench] ${kind} run, ${workers} worker(s), ${data.cases} cases\n`);
-      const rss = sampleRss(marker);
+      const rss = sampleProcesses(marker);
       const unit = sampleCalibration();
       const r = await playwright([`--workers=${workers}`, '--reporter=json,./reporters/iwb-reporter.ts'], {
         ...roles,

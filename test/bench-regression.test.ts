@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { test } from 'node:test';
 import { calibrationWork, sampleCalibration } from '../bench/calibrate.js';
 import { inFlight } from '../bench/in-flight.js';
+import { processCpuFromStat } from '../bench/cpu.js';
 import { latencyMarkdown, type LatencyBench } from '../bench/latency.js';
 import { BASELINE_FILE, BaselineSchema, benchFigures, checkAgainstBaseline } from '../bench/regression.js';
 import { BenchSchema, type Bench } from '../bench/summary.js';
@@ -30,6 +31,29 @@ test('the latency table says whether 16 in flight met the target, with the ratio
   assert.match(md, /At 16 in flight: 2\.50x the ideal .* not met/);
   assert.match(latencyMarkdown({ ...l, runs: [run(16, 1.2, 6000)] }).join('\n'), /: met\./);
   assert.match(latencyMarkdown({ ...l, runs: [run(16, 1.2, 9000)] }).join('\n'), /: not met\./, 'memory counts too');
+});
+
+test('the latency table gives the run\'s CPU and its floor on the cores, and names what bound the run; an older row without CPU shows none', () => {
+  const run = (cpuS: number | undefined) => ({
+    inFlight: 16, cases: 32, slots: 10, requests: { agent: 4, judge: 10 }, modelS: 64, idealS: 4, wallS: 12, ratio: 3,
+    episodes: { mean: 1, max: 16, timeline: [1] }, judgeCalls: { mean: 1, max: 2, timeline: [1] }, totalPeakRssMb: 900, workerPeakRssMb: 300, exitCode: 1, loadAtStart: 1,
+    ...(cpuS === undefined ? {} : { cpuS, workerCpuS: cpuS / 2, workerProcesses: 7 }),
+  });
+  const l = (cpuS: number | undefined): LatencyBench => ({ latencyMs: 2000, createdAt: 'now', dataset: 'all.jsonl', cpus: 2, memoryGb: 8, runs: [run(cpuS)] });
+  const bound = latencyMarkdown(l(20)).join('\n');
+  assert.match(bound, /\| 3\.00x \| 20 s \(10 s\) \| 10 s \| 7 \|/);
+  assert.match(bound, /used 20 CPU-s, 10 s on 2 cores; the wall is 1\.20x the larger of ideal and CPU floor, so the bound is the cores \(CPU floor 10 s > ideal 4 s\)/);
+  assert.match(latencyMarkdown(l(6)).join('\n'), /the bound is the model \(ideal 4 s >= CPU floor 3 s\)/);
+  const old = latencyMarkdown(l(undefined)).join('\n');
+  assert.match(old, /\| 3\.00x \| – \| – \| – \|/);
+  assert.doesNotMatch(old, /CPU-s/, 'no CPU figure is made up for a row that did not measure it');
+});
+
+test('a process\'s CPU time and start from its /proc stat line, whatever its command name holds', () => {
+  // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime prio nice threads itreal starttime ...
+  const line = '4242 (node ) (x) y) S 1 4242 4242 0 -1 4194304 10 0 0 0 250 50 900 900 20 0 11 0 777 1000 200';
+  assert.deepEqual(processCpuFromStat(line), { cpuS: 3, started: 777, parent: 1 }, 'user + system of the process itself, not of its children');
+  assert.throws(() => processCpuFromStat('garbage'), /not a \/proc stat line/);
 });
 
 test('calibration: a fixed piece of work, sampled while a run goes on', async () => {

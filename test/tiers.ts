@@ -16,7 +16,7 @@ export const TIERS: readonly Tier[] = ['unit', 'browser', 'e2e'];
 
 export const BROWSER_FILES: readonly string[] = [
   'agent-artifact', 'agent-audit', 'agent-command', 'agent-openai', 'agent-paper', 'agent-public-case', 'agent-python',
-  'agent-site', 'bench-rss', 'builtin-npm-site', 'builtin-probes', 'case-viewer', 'chromium', 'crash-rule',
+  'agent-site', 'builtin-npm-site', 'builtin-probes', 'case-viewer', 'chromium', 'crash-rule',
   'episode-budget', 'episode-judgements', 'hostile-sites', 'judge-llm', 'judge-paper-session', 'judge-session-golden', 'judge-som',
   'judge-visual', 'model-faults', 'page-errors', 'probe-runner', 'sandbox', 'judge-calibration',
   'judge-calibration-sites', 'agent-start-check', 'dataset-errors', 'episode-outcomes', 'hostile-mounts', 'hostile-network', 'hostile-popups',

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { processKind, sampleProcesses } from '../bench/process-sampler.js';
+
+// Command lines as /proc gives them (NUL-separated), copied from a bench run's processes.
+const cmd = (...args: string[]) => args.join('\0') + '\0';
+const env = 'PATH=/usr/bin\0BENCH_RUN_MARKER=m1\0';
+
+test('bench processes: the runner is not a worker, a worker and a browser process are', () => {
+  assert.equal(processKind(env, cmd('node', '/w/node_modules/.bin/playwright', 'test', '--workers=1', '--reporter=json'), 'm1'), 'other');
+  assert.equal(processKind(env, cmd('/usr/bin/node', '/w/node_modules/playwright/lib/worker/workerProcessEntry.js'), 'm1'), 'worker');
+  assert.equal(processKind(env, cmd('/usr/lib/chromium/chromium-headless-shell', '--type=gpu-process'), 'm1'), 'browser');
+  // Another run's processes, or none of a run's, are not counted.
+  assert.equal(processKind(env, cmd('/usr/bin/node', '/w/node_modules/playwright/lib/worker/workerProcessEntry.js'), 'm2'), 'other');
+  assert.equal(processKind(null, cmd('/usr/lib/chromium/chromium'), 'm1'), 'other');
+});
+
+test('bench processes: a child started with an environment of its own (as Chromium starts its renderers) is counted with its parent, CPU and memory', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const marker = randomUUID();
+  const sampler = sampleProcesses(marker, 50);
+  // The parent carries the marker; the child it spawns gets an empty environment and spins for 600 ms.
+  const spin = `const t = Date.now() + 600; while (Date.now() < t);`;
+  const parent = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(spin)}], { env: {}, stdio: 'inherit' }).on('exit', () => process.exit(0));`;
+  const p = spawn(process.execPath, ['-e', parent], { env: { ...process.env, BENCH_RUN_MARKER: marker }, stdio: 'inherit' });
+  await new Promise((r) => p.on('exit', r));
+  const f = await sampler.stop();
+  // The spinning child alone is 0.6 s of CPU; without its parent's mark it would be missed and the total well under.
+  assert.ok(f.cpuS !== null && f.cpuS >= 0.45, `CPU counted: ${f.cpuS}`);
+  assert.equal(f.workerCpuS, 0);
+  assert.ok(f.totalPeakMb !== null && f.totalPeakMb > 5 && f.totalPeakMb < 500, `PSS of two node processes: ${f.totalPeakMb} MB`);
+});
