@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ANNOTATION, EpisodeAnnotationSchema, JudgingAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, type JudgingAnnotation } from '../protocol/annotations.js';
 import { ReportSchema } from '../reporters/report-schema.js';
-import { dist, type RunFigures } from './summary.js';
+import { dist, VERDICTS_UP_TO, type RunFigures } from './summary.js';
 import { workerStarts, type TimedResult } from './worker-starts.js';
 
 /** The part of Playwright's JSON report the bench reads. */
@@ -87,7 +87,7 @@ export function slotTimes(runs: SlotRun[]): number[] {
  * is counted apart and left out of the times. Per verify step and per episode:
  * the trajectories' own timings (zero-latency models, so harness time).
  */
-export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string, run: { wallMs: number; workers: number }): Promise<Pick<RunFigures, 'slotsJudged' | 'verdictCacheHits' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'tcr' | 'workerStarts'>> {
+export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string, run: { wallMs: number; workers: number }): Promise<Pick<RunFigures, 'slotsJudged' | 'verdictCacheHits' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'verdicts' | 'tcr' | 'workerStarts'>> {
   const report = JSON.parse(await fs.readFile(jsonReport, 'utf8')) as { suites: Suite[] };
   const runs: SlotRun[] = [];
   for (const s of report.suites) slotRuns(s, runs);
@@ -97,7 +97,13 @@ export async function readRunReport(jsonReport: string, runDir: string, iwbRepor
   const ts = await trajectories(runDir);
   const iwb = ReportSchema.parse(JSON.parse(await fs.readFile(iwbReport, 'utf8')));
   const statuses: Record<string, number> = {};
-  for (const c of iwb.cases) for (const slot of c.slots) statuses[slot.status] = (statuses[slot.status] ?? 0) + 1;
+  const verdicts: Record<string, string> = {};
+  for (const c of iwb.cases) {
+    for (const slot of c.slots) {
+      statuses[slot.status] = (statuses[slot.status] ?? 0) + 1;
+      verdicts[`${c.id}/${slot.id}`] = slot.status;
+    }
+  }
   return {
     slotsJudged: judged.length,
     verdictCacheHits: runs.length - judged.length,
@@ -105,6 +111,7 @@ export async function readRunReport(jsonReport: string, runDir: string, iwbRepor
     verifyMs: dist(ts.flatMap((t) => t.steps.filter((s) => s.action === 'verify').map((s) => s.latencyMs))),
     episodeMs: dist(ts.map((t) => t.durationMs)),
     statuses,
+    ...(iwb.cases.length <= VERDICTS_UP_TO ? { verdicts: Object.fromEntries(Object.entries(verdicts).sort(([a], [b]) => a.localeCompare(b))) } : {}),
     tcr: iwb.overall.tcr,
     workerStarts: workerStarts(runs.flatMap((r) => (r.timed ? [r.timed] : [])), run.wallMs, run.workers),
   };

@@ -20,6 +20,12 @@ export const BaselineSchema = z.object({
   /** A figure fails when now / baseline exceeds this (times, then memory). */
   tolerance: z.object({ time: z.number().gt(1), memory: z.number().gt(1) }),
   figures: z.record(z.string(), FigureSchema),
+  /**
+   * The quick bench's recording, slot by slot (`case/slot` -> verdict). A speed change must leave every one as
+   * it was: the bench's scripted judge decides on what it was shown (bench/script.ts), so a page judged before
+   * it settled, or read differently, shows here. Absent in a baseline written before verdicts were kept.
+   */
+  verdicts: z.record(z.string(), z.string()).optional(),
 });
 export type Baseline = z.infer<typeof BaselineSchema>;
 type Figure = z.infer<typeof FigureSchema>;
@@ -61,6 +67,22 @@ export function checkAgainstBaseline(b: Bench, baseline: Baseline): FigureCheck[
   });
 }
 
+/** The run the verdicts are held to: the quick bench's recording at one worker (its replay must equal it, test/bench.test.ts). */
+const VERDICT_RUN = (b: Bench) => b.runs.find((r) => r.kind === 'record' && r.workers === 1);
+
+/**
+ * Each slot's verdict in the baseline against the bench's, one check per slot that differs or is missing, and
+ * one for a slot the baseline does not know (the slice changed: write a new baseline). Empty when both agree.
+ */
+export function checkVerdicts(b: Bench, baseline: Baseline): FigureCheck[] {
+  if (!baseline.verdicts) return [];
+  const now = VERDICT_RUN(b)?.verdicts ?? {};
+  const names = [...new Set([...Object.keys(baseline.verdicts), ...Object.keys(now)])].sort();
+  return names
+    .filter((k) => baseline.verdicts![k] !== now[k])
+    .map((k) => ({ name: `verdict of ${k}: ${baseline.verdicts![k] ?? 'not in the baseline'} -> ${now[k] ?? 'not judged'}`, baseline: 0, now: null, ratio: null, ok: false }));
+}
+
 export function describeChecks(checks: readonly FigureCheck[]): string {
   return checks.map((c) => `${c.ok ? 'ok  ' : 'SLOW'} ${c.name}: ${c.now ?? 'not measured'} against ${c.baseline}${c.ratio === null ? '' : ` (${c.ratio}x)`}`).join('\n');
 }
@@ -69,13 +91,14 @@ export function describeChecks(checks: readonly FigureCheck[]): string {
 async function writeBaseline(benchFile: string): Promise<void> {
   const b = BenchSchema.parse(JSON.parse(await fs.readFile(benchFile, 'utf8')));
   const baseline: Baseline = {
-    about: 'The quick bench (npm run bench -- --quick) in calibration units (bench/calibrate.ts) and MB; test/bench.test.ts fails a figure past the tolerance. Rewrite with: node --import tsx bench/regression.ts --write <bench.json>',
+    about: 'The quick bench (npm run bench -- --quick) in calibration units (bench/calibrate.ts) and MB, and its recording\'s verdicts slot by slot; test/bench.test.ts fails a figure past the tolerance and any verdict that changed. Rewrite with: node --import tsx bench/regression.ts --write <bench.json>',
     createdAt: b.createdAt,
     tolerance: { time: 3, memory: 1.5 },
     figures: benchFigures(b),
+    ...(VERDICT_RUN(b)?.verdicts ? { verdicts: VERDICT_RUN(b)!.verdicts } : {}),
   };
   await fs.writeFile(BASELINE_FILE, JSON.stringify(baseline, null, 2) + '\n');
-  process.stdout.write(`wrote ${BASELINE_FILE}: ${Object.keys(baseline.figures).length} figures\n`);
+  process.stdout.write(`wrote ${BASELINE_FILE}: ${Object.keys(baseline.figures).length} figures, ${Object.keys(baseline.verdicts ?? {}).length} verdicts\n`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { preflightAnswer } from '../testkit/fake-quirks.js';
 import { lastUserText, reply, schemaName, type FakeReply, type RecordedRequest } from '../testkit/fake-server.js';
+import { withoutRunSpecifics } from '../llm/call-cache.js';
 
 /** Model names the bench gives its roles: one fake server answers them all and tells them apart by model. */
 export const BENCH_MODELS = { agent: 'bench-agent', user: 'bench-user', judge: 'bench-judge' } as const;
@@ -54,14 +55,21 @@ function user(req: RecordedRequest): FakeReply {
   return reply.text('Call it Bench page, please.');
 }
 
-/** The judge clicks once, then decides; the verdict alternates with the slot id so both outcomes occur. */
+/**
+ * The judge clicks once, then decides on what it was shown: a hash of the turn's text (the page's title,
+ * elements and visible text as the harness read them, the slot, the step; run-specific ports and nonces left
+ * out, as the call cache leaves them out). Both outcomes occur, and any change in what the judge is shown
+ * flips each slot's verdict with even odds: the regression check holds the quick bench's verdicts to its
+ * baseline's (bench/regression.ts), so a faster harness that shows the judge something else is caught. (The
+ * text's length was used before: a change of an even number of characters left every verdict as it was.)
+ */
 function judge(req: RecordedRequest): FakeReply {
   const name = schemaName(req);
   if (name === 'visual_score') return reply.json({ layout: 3, creativeAlignment: 3, overall: 3, rationale: 'plain' });
   if (name === 'intent_judgement') return reply.json({ slotHits: [], ias: 3, rationale: 'one question' });
   const text = lastUserText(req);
   if (name === 'judge_step' && !/step 1: /.test(text)) return reply.json({ thought: 'try the button', action: { kind: 'click', element: 1 } });
-  const status = text.length % 2 === 0 ? 'pass' : 'fail';
+  const status = createHash('sha256').update(withoutRunSpecifics(text)).digest()[0]! % 2 === 0 ? 'pass' : 'fail';
   return reply.json({ thought: 'decided', action: { kind: 'verdict', status, evidence: 'seen after one click' } });
 }
 

@@ -12,6 +12,9 @@ type TargetKey = keyof typeof TARGETS;
 const Dist = z.object({ n: z.number().int().nonnegative(), median: z.number().nullable(), p95: z.number().nullable() });
 export type Dist = z.infer<typeof Dist>;
 
+/** Runs of at most this many cases keep each slot's verdict (bench.json stays small for the full-size bench). */
+export const VERDICTS_UP_TO = 50;
+
 export const RunFiguresSchema = z.object({
   workers: z.number().int().positive(),
   /** 'record': a fresh run that called the (fake) models; 'replay': the same suite, a new run folder, every model reply from the call cache. */
@@ -36,6 +39,12 @@ export const RunFiguresSchema = z.object({
   modelRequests: z.number().int(),
   /** Slot verdicts by status and the headline TCR: a replay must give the same. */
   statuses: z.record(z.string(), z.number().int()),
+  /**
+   * Each slot's verdict, by `case/slot`, for a run of a slice (up to VERDICTS_UP_TO cases): the regression check
+   * holds the quick bench's to the baseline's, so a change that makes the harness faster cannot change what the
+   * judge saw unnoticed (the bench's judge decides on what it was shown). Absent for larger runs and older benches.
+   */
+  verdicts: z.record(z.string(), z.string()).optional(),
   tcr: z.number().nullable(),
   /** bench/worker-starts.ts: what the worker restarts after failed slots cost (absent in benches written before it). */
   workerStarts: z

@@ -32,7 +32,7 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
  * Run-specific text that does not change what a model is asked: the port a site was served on, the
  * temporary folder an episode ran in, the nonce fencing untrusted page text. Left in, every rerun would miss.
  */
-function stable(text: string): string {
+export function withoutRunSpecifics(text: string): string {
   return text
     .replace(/\b(127\.0\.0\.1|localhost|\[::1\]):\d{2,5}\b/g, '$1:PORT')
     .replace(/\/tmp\/[A-Za-z0-9._-]+/g, '/tmp/TMP')
@@ -44,7 +44,7 @@ function normalise(value: unknown): unknown {
   if (typeof value === 'string') {
     // An image is known by its bytes' hash: the key stays small and equal images stay equal.
     if (value.startsWith('data:image/')) return `image:${sha(value)}`;
-    return stable(value);
+    return withoutRunSpecifics(value);
   }
   if (Array.isArray(value)) return value.map(normalise);
   if (value && typeof value === 'object') {

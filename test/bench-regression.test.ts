@@ -5,7 +5,7 @@ import { calibrationWork, sampleCalibration } from '../bench/calibrate.js';
 import { inFlight } from '../bench/in-flight.js';
 import { processCpuFromStat } from '../bench/cpu.js';
 import { latencyMarkdown, type LatencyBench } from '../bench/latency.js';
-import { BASELINE_FILE, BaselineSchema, benchFigures, checkAgainstBaseline } from '../bench/regression.js';
+import { BASELINE_FILE, BaselineSchema, benchFigures, checkAgainstBaseline, checkVerdicts } from '../bench/regression.js';
 import { BenchSchema, type Bench } from '../bench/summary.js';
 
 const bench = async (): Promise<Bench> => BenchSchema.parse(JSON.parse(await fs.readFile(new URL('../bench/bench.json', import.meta.url), 'utf8')));
@@ -54,6 +54,19 @@ test('a process\'s CPU time and start from its /proc stat line, whatever its com
   const line = '4242 (node ) (x) y) S 1 4242 4242 0 -1 4194304 10 0 0 0 250 50 900 900 20 0 11 0 777 1000 200';
   assert.deepEqual(processCpuFromStat(line), { cpuS: 3, started: 777, parent: 1 }, 'user + system of the process itself, not of its children');
   assert.throws(() => processCpuFromStat('garbage'), /not a \/proc stat line/);
+});
+
+test('verdicts: the quick bench\'s recording is held to the baseline slot by slot; a changed, missing or new slot fails, a baseline without verdicts checks none', async () => {
+  const b = await bench();
+  const at = (verdicts: Record<string, string>): Bench => ({ ...b, runs: [{ ...b.runs[0]!, kind: 'record', workers: 1, verdicts }, ...b.runs.slice(1)] });
+  const base = BaselineSchema.parse({ about: 't', createdAt: 't', tolerance: { time: 3, memory: 1.5 }, figures: {}, verdicts: { 'c1/s1': 'pass', 'c1/s2': 'fail' } });
+  assert.deepEqual(checkVerdicts(at({ 'c1/s1': 'pass', 'c1/s2': 'fail' }), base), []);
+  assert.deepEqual(checkVerdicts(at({ 'c1/s1': 'fail', 'c1/s2': 'fail' }), base).map((c) => [c.name, c.ok]), [['verdict of c1/s1: pass -> fail', false]]);
+  assert.deepEqual(checkVerdicts(at({ 'c1/s1': 'pass' }), base).map((c) => c.name), ['verdict of c1/s2: fail -> not judged']);
+  assert.deepEqual(checkVerdicts(at({ 'c1/s1': 'pass', 'c1/s2': 'fail', 'c2/s1': 'pass' }), base).map((c) => c.name), ['verdict of c2/s1: not in the baseline -> pass']);
+  // A bench whose recording kept no verdicts (a larger run) fails every slot the baseline holds, rather than passing.
+  assert.equal(checkVerdicts({ ...b, runs: [] }, base).length, 2);
+  assert.deepEqual(checkVerdicts(at({}), { ...base, verdicts: undefined }), []);
 });
 
 test('calibration: a fixed piece of work, sampled while a run goes on', async () => {

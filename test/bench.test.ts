@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BASELINE_FILE, BaselineSchema, checkAgainstBaseline, describeChecks } from '../bench/regression.js';
+import { BASELINE_FILE, BaselineSchema, checkAgainstBaseline, checkVerdicts, describeChecks } from '../bench/regression.js';
 import { BenchSchema } from '../bench/summary.js';
 import { runCommand } from './bench-support.js';
 import { releaseFile } from '../config/public-data.js';
@@ -46,7 +46,13 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gat
     assert.match(md, /SoM labelling of a 500-element page/);
     assert.match(md, /Worker starts \(record, 1 worker\): \d+ worker processes/);
     assert.ok(bench.runs.every((r) => r.calibrationMs), 'each run sampled its calibration unit');
-    const checks = checkAgainstBaseline(bench, BaselineSchema.parse(JSON.parse(await fs.readFile(BASELINE_FILE, 'utf8'))));
+    const baseline = BaselineSchema.parse(JSON.parse(await fs.readFile(BASELINE_FILE, 'utf8')));
+    assert.deepEqual(Object.keys(record!.verdicts ?? {}).length, bench.dataset.slots, 'the slice keeps each slot\'s verdict');
+    // A faster harness must judge the same: every slot's verdict as the baseline's recording gave it.
+    assert.ok(baseline.verdicts, 'the baseline holds the quick bench\'s verdicts');
+    const verdicts = checkVerdicts(bench, baseline);
+    assert.deepEqual(verdicts, [], `a verdict changed (bench/baseline.json):\n${describeChecks(verdicts)}`);
+    const checks = checkAgainstBaseline(bench, baseline);
     process.stderr.write(`[bench] against the baseline:\n${describeChecks(checks)}\n`);
     assert.ok(checks.every((c) => c.ok), `a speed figure regressed past the baseline's tolerance (bench/baseline.json):\n${describeChecks(checks)}`);
   } finally {
