@@ -65,8 +65,8 @@ export function sampleProcesses(marker: string, everyMs = 100, memoryEvery = 10)
   let ticks = 0;
   /** Processes of the run by pid: kind, samples seen, and whether the kind is settled. */
   const run = new Map<string, { kind: ProcessKind; seen: number }>();
-  /** Pids seen not to be the run's. */
-  const foreign = new Set<string>();
+  /** Pids seen not to be the run's, with the samples they were seen in. */
+  const foreign = new Map<string, number>();
   const workers = new Set<string>();
   /** Each process's CPU seconds as last seen, by pid and start time (a pid may be given again). */
   const cpu = new Map<string, { kind: ProcessKind; cpuS: number }>();
@@ -81,9 +81,10 @@ export function sampleProcesses(marker: string, everyMs = 100, memoryEvery = 10)
     // run's CPU (measured) would go uncounted.
     const ours = own?.includes(marker) || run.has(String(processCpuFromStat(stat).parent));
     if (!ours) {
-      foreign.add(pid);
+      foreign.set(pid, (foreign.get(pid) ?? 0) + 1);
       return;
     }
+    foreign.delete(pid);
     const kind = processKind(marker, readText(`/proc/${pid}/cmdline`) ?? '', marker);
     run.set(pid, { kind, seen: known?.seen ?? 0 });
   };
@@ -99,13 +100,15 @@ export function sampleProcesses(marker: string, everyMs = 100, memoryEvery = 10)
     const pids = new Set(listed.filter((p) => /^\d+$/.test(p)));
     // A pid that is gone may come back as another process.
     for (const pid of run.keys()) if (!pids.has(pid)) run.delete(pid);
-    for (const pid of foreign) if (!pids.has(pid)) foreign.delete(pid);
+    for (const pid of foreign.keys()) if (!pids.has(pid)) foreign.delete(pid);
     const memory = ticks++ % memoryEvery === 0;
     let browser = 0;
     let total = 0;
     // In pid order, so a parent is classified before the children it forked since the last sample.
     for (const pid of [...pids].sort((a, b) => Number(a) - Number(b))) {
-      if (foreign.has(pid)) continue;
+      // A process seen between its fork and its exec still has its parent's environment (a process of the run
+      // spawned by one that is not, such as the bench's own Playwright runner): a young one is asked again.
+      if ((foreign.get(pid) ?? 0) > YOUNG_SAMPLES) continue;
       const stat = readText(`/proc/${pid}/stat`);
       if (!stat) continue;
       classify(pid, stat);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { preflightAnswer } from '../testkit/fake-quirks.js';
-import { lastUserText, reply, schemaName, type FakeReply, type RecordedRequest } from '../testkit/fake-server.js';
-import { withoutRunSpecifics } from '../llm/call-cache.js';
+import { lastUserText, reply, schemaName, stableLastUserText, type FakeReply, type RecordedRequest } from '../testkit/fake-server.js';
 
 /** Model names the bench gives its roles: one fake server answers them all and tells them apart by model. */
 export const BENCH_MODELS = { agent: 'bench-agent', user: 'bench-user', judge: 'bench-judge' } as const;
@@ -69,7 +68,7 @@ function judge(req: RecordedRequest): FakeReply {
   if (name === 'intent_judgement') return reply.json({ slotHits: [], ias: 3, rationale: 'one question' });
   const text = lastUserText(req);
   if (name === 'judge_step' && !/step 1: /.test(text)) return reply.json({ thought: 'try the button', action: { kind: 'click', element: 1 } });
-  const status = createHash('sha256').update(withoutRunSpecifics(text)).digest()[0]! % 2 === 0 ? 'pass' : 'fail';
+  const status = createHash('sha256').update(stableLastUserText(req)).digest()[0]! % 2 === 0 ? 'pass' : 'fail';
   return reply.json({ thought: 'decided', action: { kind: 'verdict', status, evidence: 'seen after one click' } });
 }
 

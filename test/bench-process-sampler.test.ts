@@ -20,16 +20,23 @@ test('bench processes: the runner is not a worker, a worker and a browser proces
 test('bench processes: a child started with an environment of its own (as Chromium starts its renderers) is counted with its parent, CPU and memory', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
   const marker = randomUUID();
   const sampler = sampleProcesses(marker, 50);
-  // The parent carries the marker; the child it spawns gets an empty environment and spins for 600 ms of its own
-  // CPU time (not wall time: on a loaded machine it would get less than that).
-  const spin = `while (process.cpuUsage().user + process.cpuUsage().system < 600000);`;
-  const parent = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(spin)}], { env: {}, stdio: 'inherit' }).on('exit', () => process.exit(0));`;
-  const p = spawn(process.execPath, ['-e', parent], { env: { ...process.env, BENCH_RUN_MARKER: marker }, stdio: 'inherit' });
-  await new Promise((r) => p.on('exit', r));
-  const f = await sampler.stop();
-  // The spinning child alone is 0.6 s of CPU (less the last 50 ms, which sampling may miss); without its parent's
-  // mark it would not be counted, and the parent alone is about 0.1 s.
-  assert.ok(f.cpuS !== null && f.cpuS >= 0.5, `CPU counted: ${f.cpuS}`);
-  assert.equal(f.workerCpuS, 0);
-  assert.ok(f.totalPeakMb !== null && f.totalPeakMb > 5 && f.totalPeakMb < 500, `PSS of two node processes: ${f.totalPeakMb} MB`);
+  // The parent carries the marker; the child it spawns gets an empty environment, spins for 600 ms of its own CPU
+  // time (not wall time: on a loaded machine it would get less), says so, and stays alive until killed, so the
+  // sampler's last reading (at stop) sees all of it however late this process's timers ran.
+  const spin = `while (process.cpuUsage().user + process.cpuUsage().system < 600000); console.log('spun'); setInterval(() => {}, 1000);`;
+  const parent = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(spin)}], { env: {}, stdio: ['ignore', 'inherit', 'inherit'] }); setInterval(() => {}, 1000);`;
+  const p = spawn(process.execPath, ['-e', parent], { env: { ...process.env, BENCH_RUN_MARKER: marker }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      p.stdout.on('data', (d: Buffer) => d.toString().includes('spun') && resolve());
+      p.on('exit', () => reject(new Error('the parent exited before its child spun')));
+    });
+    const f = await sampler.stop();
+    // The child alone has used 0.6 s; without its parent's mark it would not be counted, and the parent is about 0.1 s.
+    assert.ok(f.cpuS !== null && f.cpuS >= 0.6, `CPU counted: ${f.cpuS}`);
+    assert.equal(f.workerCpuS, 0);
+    assert.ok(f.totalPeakMb !== null && f.totalPeakMb > 5 && f.totalPeakMb < 500, `PSS of two node processes: ${f.totalPeakMb} MB`);
+  } finally {
+    process.kill(-p.pid!, 'SIGKILL');
+  }
 });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerFirst, delayOf, shape, type Quirks } from './fake-quirks.js';
 import type { FakeRequestBody } from './fake-request.js';
+import { withoutRunSpecifics } from '../llm/call-cache.js';
 
 export type { FakeMessage, FakeRequestBody } from './fake-request.js';
 
@@ -232,6 +233,15 @@ export function lastUserText(req: RecordedRequest): string {
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
   return (last.content ?? []).map((p) => p.text ?? '').join('\n');
+}
+
+/**
+ * The last user message's text with what differs from run to run (a site's port, a temporary folder, the judge's
+ * fencing nonce) replaced as the call cache replaces it when it keys a request: what a scripted reply may decide on
+ * and still answer a rerun the same.
+ */
+export function stableLastUserText(req: RecordedRequest): string {
+  return withoutRunSpecifics(lastUserText(req));
 }
 
 /**
