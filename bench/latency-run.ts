@@ -57,7 +57,7 @@ export async function latencyBench(opts: LatencyOptions): Promise<LatencyBench> 
       const marker = randomUUID();
       const loadAtStart = os.loadavg()[0]!;
       process.stderr.write(`[bench] latency ${opts.latencyMs} ms, ${n} in flight, ${data.cases} cases\n`);
-      const rss = sampleProcesses(marker);
+      const processes = sampleProcesses(marker);
       t0 = performance.now();
       // n cases in flight: the runner runs and judges them ahead (fixtures/cases-ahead.ts), each case with
       // IWB_JUDGE_SLOTS_IN_FLIGHT judge sessions at once; a worker per core reads and reports the verdicts.
@@ -72,7 +72,7 @@ export async function latencyBench(opts: LatencyOptions): Promise<LatencyBench> 
         BENCH_RUN_MARKER: marker,
       });
       const wallMs = performance.now() - t0;
-      const mem = await rss.stop();
+      const mem = await processes.stop();
       if (r.code !== 0 && r.code !== 1) throw new Error(`bench: the latency run at ${n} in flight exited ${r.code}:\n${r.tail}`);
       const spans = (role: string): Span[] => calls.filter((c) => c.role === role).map((c) => ({ start: c.start, end: c.start + opts.latencyMs }));
       const byEpisode = new Map<string, Span>();

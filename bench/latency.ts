@@ -21,7 +21,10 @@ export const LatencyRunSchema = z.object({
   /** Episodes from first to last agent call, and judge calls waiting on a reply, over the run's time. */
   episodes: InFlightSchema,
   judgeCalls: InFlightSchema,
-  /** Peak of the summed RSS of every process of the run (runner, workers, browsers, agents, sites). */
+  /**
+   * Peak of the summed memory of every process of the run (runner, workers, browsers, agents, sites): PSS since
+   * 2026-12-07, Chromium's zygotes, GPU process and renderers included; before, RSS without them (the name stays).
+   */
   totalPeakRssMb: z.number().nullable(),
   workerPeakRssMb: z.number().nullable(),
   /**
@@ -53,12 +56,12 @@ export type LatencyBench = z.infer<typeof LatencyBenchSchema>;
 export const LATENCY_TARGET = { inFlight: 16, ratio: 1.3, memoryMb: 8192 } as const;
 
 /** The run's CPU floor: its processes' CPU time spread over every core, the least wall any concurrency could give. */
-export function cpuFloorS(r: LatencyRun, cpus: number): number | null {
+function cpuFloorS(r: LatencyRun, cpus: number): number | null {
   return r.cpuS === null || r.cpuS === undefined ? null : r.cpuS / cpus;
 }
 
 /** What bound a run: the model (its ideal) or the machine (its CPU floor), whichever is the larger. */
-export function boundOf(r: LatencyRun, cpus: number): string {
+function boundOf(r: LatencyRun, cpus: number): string {
   const floor = cpuFloorS(r, cpus);
   if (floor === null) return 'unknown (CPU not measured)';
   return floor > r.idealS ? `the cores (CPU floor ${floor.toFixed(0)} s > ideal ${r.idealS.toFixed(0)} s)` : `the model (ideal ${r.idealS.toFixed(0)} s >= CPU floor ${floor.toFixed(0)} s)`;

@@ -35,6 +35,10 @@ export const RunFiguresSchema = z.object({
   verifyMs: Dist,
   episodeMs: Dist,
   workerPeakRssMb: z.number().nullable(),
+  /**
+   * Peak of the summed memory of the browser's processes: PSS of all of them since 2026-12-07 (bench/process-sampler.ts);
+   * before, RSS of those carrying the run's marker, which left out Chromium's zygotes, GPU process and renderers.
+   */
   browserPeakRssMb: z.number().nullable(),
   modelRequests: z.number().int(),
   /** Slot verdicts by status and the headline TCR: a replay must give the same. */
@@ -152,7 +156,7 @@ export function benchMarkdown(b: Bench): string {
       `${b.machine.cpus} cores, Node ${b.machine.node}, ${b.machine.chromium}. ${b.createdAt}.` +
       (b.machine.load ? ` ${loadSentence(b.machine.load, b.machine.cpus)}` : ''),
     '',
-    '| run | workers | wall | slot judged (median / p95 ms) | verify step | episode | peak RSS per worker | browser RSS | model requests | verdicts | TCR |',
+    '| run | workers | wall | slot judged (median / p95 ms) | verify step | episode | peak RSS per worker | browser memory | model requests | verdicts | TCR |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...b.runs.map(
       (r) =>
