@@ -89,7 +89,7 @@ export function sampleProcesses(marker: string, everyMs = 100, memoryEvery = 10)
     run.set(pid, { kind, seen: known?.seen ?? 0 });
   };
 
-  const tick = (): void => {
+  const tick = (withMemory = false): void => {
     let listed: string[];
     try {
       listed = fs.readdirSync('/proc');
@@ -101,7 +101,7 @@ export function sampleProcesses(marker: string, everyMs = 100, memoryEvery = 10)
     // A pid that is gone may come back as another process.
     for (const pid of run.keys()) if (!pids.has(pid)) run.delete(pid);
     for (const pid of foreign.keys()) if (!pids.has(pid)) foreign.delete(pid);
-    const memory = ticks++ % memoryEvery === 0;
+    const memory = ticks++ % memoryEvery === 0 || withMemory;
     let browser = 0;
     let total = 0;
     // In pid order, so a parent is classified before the children it forked since the last sample.
@@ -127,11 +127,12 @@ export function sampleProcesses(marker: string, everyMs = 100, memoryEvery = 10)
     browserPeak = Math.max(browserPeak, browser);
     totalPeak = Math.max(totalPeak, total);
   };
-  const timer = setInterval(tick, everyMs);
+  const timer = setInterval(() => tick(), everyMs);
   return {
     stop() {
       clearInterval(timer);
-      tick();
+      // The last reading sees memory too: a run shorter than `memoryEvery` samples would otherwise have none.
+      tick(true);
       const mb = (k: number) => (supported && k > 0 ? Math.round(k / 1024) : null);
       const seconds = (of: (k: ProcessKind) => boolean) => (supported ? Math.round([...cpu.values()].filter((c) => of(c.kind)).reduce((sum, c) => sum + c.cpuS, 0) * 10) / 10 : null);
       return Promise.resolve({
