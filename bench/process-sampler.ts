@@ -38,13 +38,21 @@ const kb = (text: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\
 export type ProcessKind = 'browser' | 'worker' | 'other';
 
 /**
- * A process of the run (its environment carries the run's marker) is a browser process or a Playwright
- * worker, told apart by its command line (NUL-separated, as /proc gives it). A worker runs Playwright's
- * worker entry; the runner's own command line (`playwright test --workers=2`) must not count as one, as it
- * did when any "playwright ... worker" matched: the runner's memory was reported as a worker's.
+ * Whether a process is the run's: its environment carries the run's marker, or its parent is the run's. Chromium
+ * starts its zygotes, GPU and network processes with an environment of its own, and the zygotes fork the
+ * renderers: none carries the marker, and a third of a run's CPU (measured) would go uncounted without the parent.
  */
-export function processKind(environ: string | null, cmdline: string, marker: string): ProcessKind {
-  if (!environ?.includes(marker)) return 'other';
+export function ofRun(environ: string | null, parentOfRun: boolean, marker: string): boolean {
+  return Boolean(environ?.includes(marker)) || parentOfRun;
+}
+
+/**
+ * A process of the run is a browser process or a Playwright worker, told apart by its command line
+ * (NUL-separated, as /proc gives it). A worker runs Playwright's worker entry; the runner's own command line
+ * (`playwright test --workers=2`) must not count as one, as it did when any "playwright ... worker" matched:
+ * the runner's memory was reported as a worker's.
+ */
+export function processKind(cmdline: string): ProcessKind {
   if (/chrom/i.test(cmdline)) return 'browser';
   return /[\\/]playwright[\\/]lib[\\/].*worker[^\0]*Entry/i.test(cmdline) ? 'worker' : 'other';
 }
@@ -75,17 +83,12 @@ export function sampleProcesses(marker: string, everyMs = 100, memoryEvery = 10)
     const known = run.get(pid);
     // A process just forked shows its parent's command line until it execs: a young one is asked again.
     if (known && (known.kind !== 'other' || known.seen > YOUNG_SAMPLES)) return;
-    const own = readText(`/proc/${pid}/environ`);
-    // Chromium starts its zygotes, GPU and network processes with an environment of its own, and the zygotes
-    // fork the renderers: none carries the marker. A process is the run's if its parent is, or a third of a
-    // run's CPU (measured) would go uncounted.
-    const ours = own?.includes(marker) || run.has(String(processCpuFromStat(stat).parent));
-    if (!ours) {
+    if (!ofRun(readText(`/proc/${pid}/environ`), run.has(String(processCpuFromStat(stat).parent)), marker)) {
       foreign.set(pid, (foreign.get(pid) ?? 0) + 1);
       return;
     }
     foreign.delete(pid);
-    const kind = processKind(marker, readText(`/proc/${pid}/cmdline`) ?? '', marker);
+    const kind = processKind(readText(`/proc/${pid}/cmdline`) ?? '');
     run.set(pid, { kind, seen: known?.seen ?? 0 });
   };
 
@@ -134,12 +137,14 @@ export function sampleProcesses(marker: string, everyMs = 100, memoryEvery = 10)
       // The last reading sees memory too: a run shorter than `memoryEvery` samples would otherwise have none.
       tick(true);
       const mb = (k: number) => (supported && k > 0 ? Math.round(k / 1024) : null);
-      const seconds = (of: (k: ProcessKind) => boolean) => (supported ? Math.round([...cpu.values()].filter((c) => of(c.kind)).reduce((sum, c) => sum + c.cpuS, 0) * 10) / 10 : null);
+      // No process of the run seen (no /proc, or a run that never carried the marker) is unknown, not zero CPU.
+      const seen = supported && cpu.size > 0;
+      const seconds = (of: (k: ProcessKind) => boolean) => (seen ? Math.round([...cpu.values()].filter((c) => of(c.kind)).reduce((sum, c) => sum + c.cpuS, 0) * 10) / 10 : null);
       return Promise.resolve({
         workerPeakMb: mb(workerPeak),
         browserPeakMb: mb(browserPeak),
         totalPeakMb: mb(totalPeak),
-        workerProcesses: supported ? workers.size : null,
+        workerProcesses: seen ? workers.size : null,
         cpuS: seconds(() => true),
         workerCpuS: seconds((k) => k === 'worker'),
       });

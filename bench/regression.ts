@@ -70,17 +70,29 @@ export function checkAgainstBaseline(b: Bench, baseline: Baseline): FigureCheck[
 /** The run the verdicts are held to: the quick bench's recording at one worker (its replay must equal it, test/bench.test.ts). */
 const VERDICT_RUN = (b: Bench) => b.runs.find((r) => r.kind === 'record' && r.workers === 1);
 
+/** A slot whose verdict is not the baseline's; null: the slot has none on that side. */
+export interface VerdictChange {
+  slot: string;
+  baseline: string | null;
+  now: string | null;
+}
+
 /**
- * Each slot's verdict in the baseline against the bench's, one check per slot that differs or is missing, and
- * one for a slot the baseline does not know (the slice changed: write a new baseline). Empty when both agree.
+ * Each slot's verdict in the baseline against the bench's: the slots that changed, went missing (not judged now)
+ * or are new (the slice changed: write a new baseline). Empty when both agree, or the baseline keeps no verdicts.
  */
-export function checkVerdicts(b: Bench, baseline: Baseline): FigureCheck[] {
+export function checkVerdicts(b: Bench, baseline: Baseline): VerdictChange[] {
   if (!baseline.verdicts) return [];
+  const before = baseline.verdicts;
   const now = VERDICT_RUN(b)?.verdicts ?? {};
-  const names = [...new Set([...Object.keys(baseline.verdicts), ...Object.keys(now)])].sort();
-  return names
-    .filter((k) => baseline.verdicts![k] !== now[k])
-    .map((k) => ({ name: `verdict of ${k}: ${baseline.verdicts![k] ?? 'not in the baseline'} -> ${now[k] ?? 'not judged'}`, baseline: 0, now: null, ratio: null, ok: false }));
+  return [...new Set([...Object.keys(before), ...Object.keys(now)])]
+    .sort()
+    .filter((slot) => before[slot] !== now[slot])
+    .map((slot) => ({ slot, baseline: before[slot] ?? null, now: now[slot] ?? null }));
+}
+
+export function describeVerdicts(changes: readonly VerdictChange[]): string {
+  return changes.map((c) => `${c.slot}: ${c.baseline ?? 'not in the baseline'} -> ${c.now ?? 'not judged'}`).join('\n');
 }
 
 export function describeChecks(checks: readonly FigureCheck[]): string {

@@ -5,7 +5,7 @@ import { calibrationWork, sampleCalibration } from '../bench/calibrate.js';
 import { inFlight } from '../bench/in-flight.js';
 import { processCpuFromStat } from '../bench/cpu.js';
 import { latencyMarkdown, type LatencyBench } from '../bench/latency.js';
-import { BASELINE_FILE, BaselineSchema, benchFigures, checkAgainstBaseline, checkVerdicts } from '../bench/regression.js';
+import { BASELINE_FILE, BaselineSchema, benchFigures, checkAgainstBaseline, checkVerdicts, describeVerdicts } from '../bench/regression.js';
 import { BenchSchema, type Bench } from '../bench/summary.js';
 
 const bench = async (): Promise<Bench> => BenchSchema.parse(JSON.parse(await fs.readFile(new URL('../bench/bench.json', import.meta.url), 'utf8')));
@@ -61,9 +61,11 @@ test('verdicts: the quick bench\'s recording is held to the baseline slot by slo
   const at = (verdicts: Record<string, string>): Bench => ({ ...b, runs: [{ ...b.runs[0]!, kind: 'record', workers: 1, verdicts }, ...b.runs.slice(1)] });
   const base = BaselineSchema.parse({ about: 't', createdAt: 't', tolerance: { time: 3, memory: 1.5 }, figures: {}, verdicts: { 'c1/s1': 'pass', 'c1/s2': 'fail' } });
   assert.deepEqual(checkVerdicts(at({ 'c1/s1': 'pass', 'c1/s2': 'fail' }), base), []);
-  assert.deepEqual(checkVerdicts(at({ 'c1/s1': 'fail', 'c1/s2': 'fail' }), base).map((c) => [c.name, c.ok]), [['verdict of c1/s1: pass -> fail', false]]);
-  assert.deepEqual(checkVerdicts(at({ 'c1/s1': 'pass' }), base).map((c) => c.name), ['verdict of c1/s2: fail -> not judged']);
-  assert.deepEqual(checkVerdicts(at({ 'c1/s1': 'pass', 'c1/s2': 'fail', 'c2/s1': 'pass' }), base).map((c) => c.name), ['verdict of c2/s1: not in the baseline -> pass']);
+  const changed = checkVerdicts(at({ 'c1/s1': 'fail', 'c1/s2': 'fail' }), base);
+  assert.deepEqual(changed, [{ slot: 'c1/s1', baseline: 'pass', now: 'fail' }]);
+  assert.equal(describeVerdicts(changed), 'c1/s1: pass -> fail');
+  assert.equal(describeVerdicts(checkVerdicts(at({ 'c1/s1': 'pass' }), base)), 'c1/s2: fail -> not judged');
+  assert.equal(describeVerdicts(checkVerdicts(at({ 'c1/s1': 'pass', 'c1/s2': 'fail', 'c2/s1': 'pass' }), base)), 'c2/s1: not in the baseline -> pass');
   // A bench whose recording kept no verdicts (a larger run) fails every slot the baseline holds, rather than passing.
   assert.equal(checkVerdicts({ ...b, runs: [] }, base).length, 2);
   assert.deepEqual(checkVerdicts(at({}), { ...base, verdicts: undefined }), []);

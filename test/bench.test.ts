@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BASELINE_FILE, BaselineSchema, checkAgainstBaseline, checkVerdicts, describeChecks } from '../bench/regression.js';
+import { BASELINE_FILE, BaselineSchema, checkAgainstBaseline, checkVerdicts, describeChecks, describeVerdicts } from '../bench/regression.js';
 import { BenchSchema } from '../bench/summary.js';
 import { runCommand } from './bench-support.js';
 import { releaseFile } from '../config/public-data.js';
@@ -51,7 +51,7 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gat
     // A faster harness must judge the same: every slot's verdict as the baseline's recording gave it.
     assert.ok(baseline.verdicts, 'the baseline holds the quick bench\'s verdicts');
     const verdicts = checkVerdicts(bench, baseline);
-    assert.deepEqual(verdicts, [], `a verdict changed (bench/baseline.json):\n${describeChecks(verdicts)}`);
+    assert.deepEqual(verdicts, [], `a verdict changed (bench/baseline.json):\n${describeVerdicts(verdicts)}`);
     const checks = checkAgainstBaseline(bench, baseline);
     process.stderr.write(`[bench] against the baseline:\n${describeChecks(checks)}\n`);
     assert.ok(checks.every((c) => c.ok), `a speed figure regressed past the baseline's tolerance (bench/baseline.json):\n${describeChecks(checks)}`);
