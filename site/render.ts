@@ -3,6 +3,7 @@ import { sitePage } from './fresh-page.js';
 import { watchPageErrors } from './page-errors.js';
 import { responsive } from './unresponsive.js';
 import { pageWork } from './page-gate.js';
+import { againIfTransient } from './screenshot.js';
 
 export interface Rendering {
   title: string;
@@ -20,7 +21,7 @@ export { VIEWPORT } from './fresh-page.js';
  */
 export async function renderPage(browser: Browser, siteUrl: string, pagePath: string): Promise<Rendering> {
   // Playwright's screenshot, not site/screenshot.ts: on a page photographed once, opening a DevTools session costs more than it saves.
-  return pageWork(() => visit(browser, siteUrl, pagePath, async (page) => page.screenshot({ type: 'png' })));
+  return pageWork(() => visit(browser, siteUrl, pagePath, async (page) => againIfTransient(() => page.screenshot({ type: 'png' }), () => page.isClosed())));
 }
 
 /** The same visit without the picture: what an implement step reports about the page it changed. */

@@ -12,7 +12,30 @@ const sessions = new WeakMap<Page, Promise<CDPSession | null>>();
  * not on one photographed once.
  * `dpr` is the page's devicePixelRatio when the caller has read it already.
  */
-export async function viewportPng(page: Page, dpr?: number): Promise<Buffer> {
+export function viewportPng(page: Page, dpr?: number): Promise<Buffer> {
+  return againIfTransient(() => capture(page, dpr), () => page.isClosed());
+}
+
+/**
+ * Chromium refuses a capture now and then on a loaded machine ("Unable to capture screenshot": the
+ * compositor had no frame to give), then gives the next one. Once was enough to turn a judge session into
+ * an error in a full test run on 2 cores; a few tries, a beat apart, before a refusal counts.
+ */
+const TRANSIENT = /Unable to capture screenshot/;
+export const SHOT_TRIES = 3;
+
+export async function againIfTransient<T>(shoot: () => Promise<T>, gone: () => boolean, pauseMs = 150): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await shoot();
+    } catch (e) {
+      if (attempt >= SHOT_TRIES || !TRANSIENT.test(String(e)) || gone()) throw e;
+      await new Promise((r) => setTimeout(r, pauseMs * attempt));
+    }
+  }
+}
+
+async function capture(page: Page, dpr: number | undefined): Promise<Buffer> {
   const fallback = () => page.screenshot({ scale: 'css', caret: 'initial', timeout: SHOT_TIMEOUT_MS });
   if ((dpr ?? (await page.evaluate(() => window.devicePixelRatio))) !== 1) return fallback();
   let session = sessions.get(page);

@@ -5,12 +5,16 @@
  * as before. Only the unit tier is bundled: its files hold no browser and change no process-wide setting for
  * long (a bundle fails if its files leave process.env changed; a file that changes other module-wide state, such as
  * the env registry, is listed in ALONE_FILES of test/tiers.ts). A bundle whose file
- * fails to load fails, and `npm test` with it.
+ * fails to load fails, and `npm test` with it. A file with a top-level beforeEach or afterEach is never bundled
+ * (rootEachHooks): node:test hangs those on the process's root, so they would run around every other file's
+ * tests too (found when llm-quirks' afterEach ran after a cli-help test, before its own `before` had made the
+ * server it resets).
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ALONE_FILES } from './tiers.js';
 
 /** Files per bundle: a few bundles, so the pool's last minutes are not one long bundle alone. */
 export const BUNDLE_SIZE = 12;
@@ -21,6 +25,17 @@ export function bundlesOf<T>(files: readonly T[], size = BUNDLE_SIZE): T[][] {
   const out: T[][] = Array.from({ length: n }, () => []);
   files.forEach((f, i) => out[i % n]!.push(f));
   return out.filter((b) => b.length > 0);
+}
+
+/** The top-level beforeEach / afterEach calls of a test file's source, which would apply to its whole bundle. */
+export function rootEachHooks(source: string): string[] {
+  return [...source.matchAll(/^(beforeEach|afterEach)\(/gm)].map((m) => m[1]!);
+}
+
+/** Whether a unit file may go in a bundle: not one that changes module-wide state, nor one with root each-hooks. */
+export function canShareAProcess(file: string, root: string): boolean {
+  if (ALONE_FILES.includes(path.basename(file).replace(/\.test\.ts$/, ''))) return false;
+  return rootEachHooks(readFileSync(path.join(root, file), 'utf8')).length === 0;
 }
 
 /** Files of a bundle share process.env: one that leaves it changed fails the bundle, named by the variables. */

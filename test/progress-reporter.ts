@@ -38,6 +38,8 @@ export interface Counts {
 export class Progress {
   readonly counts: Counts = { passed: 0, failed: 0, skipped: 0 };
   readonly timings: { file: string; name: string; ms: number }[] = [];
+  /** Each failed leaf's line and error, for the recap at the end of the run (CI shows only a log's tail). */
+  readonly failures: string[] = [];
   // A test ends after its subtests: hadChild[n] says whether a test at nesting n ended since the last one above it,
   // so only leaves are counted (a suite that fails because a subtest failed is one failure, not two).
   private readonly hadChild: boolean[] = [];
@@ -54,13 +56,24 @@ export class Progress {
       else if (data.skip !== undefined || data.todo !== undefined) this.counts.skipped += 1;
       else this.counts.passed += 1;
     }
-    if (data.nesting > 0) return failed && leaf ? `  ✗ ${rel(data.file)} › … › ${data.name}\n${errorText(data.details.error)}\n` : undefined;
+    if (data.nesting > 0) return failed && leaf ? this.failure(`  ✗ ${rel(data.file)} › … › ${data.name}\n${errorText(data.details.error)}\n`) : undefined;
     this.timings.push({ file: rel(data.file), name: data.name, ms: data.details.duration_ms });
     const where = `${rel(data.file)} › ${data.name} (${seconds(data.details.duration_ms)})`;
-    if (failed) return `✗ ${where}\n${leaf ? `${errorText(data.details.error)}\n` : ''}`;
+    if (failed) return leaf ? this.failure(`✗ ${where}\n${errorText(data.details.error)}\n`) : `✗ ${where}\n`;
     if (data.skip !== undefined) return `- ${where} skipped: ${data.skip === true ? 'no reason given' : data.skip}\n`;
     return `✓ ${where}\n`;
   }
+
+  private failure(text: string): string {
+    this.failures.push(text);
+    return text;
+  }
+}
+
+/** A failure's first lines: enough to name it and its error in the recap, not a whole page dump. */
+export function recapOf(failure: string, lines = 25): string {
+  const all = failure.trimEnd().split('\n');
+  return `${all.slice(0, lines).join('\n')}${all.length > lines ? `\n    … ${all.length - lines} more lines above, where it happened` : ''}\n`;
 }
 
 export const closingLine = (c: Counts) => `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;

@@ -11,11 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { run } from 'node:test';
 import { runPool } from './pool.js';
-import { bundleDir, bundlesOf, writeBundle } from './bundles.js';
+import { bundleDir, bundlesOf, canShareAProcess, writeBundle } from './bundles.js';
 import { rm } from 'node:fs/promises';
 import { CHECKS, describeCheck, runCheck } from './checks.js';
-import { closingLine, Progress, type Counts, type TestEvent } from './progress-reporter.js';
-import { ALONE_FILES, filesOf, longestFirst, TEST_DIR, TIERS, type Tier } from './tiers.js';
+import { closingLine, Progress, recapOf, type Counts, type TestEvent } from './progress-reporter.js';
+import { filesOf, longestFirst, TEST_DIR, TIERS, type Tier } from './tiers.js';
 
 const ROOT = path.dirname(TEST_DIR);
 
@@ -43,7 +43,7 @@ interface TierState {
 }
 
 /** Files in a node:test run of their own (one file, or a bundle of unit files): its own Progress, since runs of the pool end interleaved. */
-async function runFiles(files: readonly string[], bundle: number | undefined, state: TierState, perFile: Map<string, number>): Promise<void> {
+async function runFiles(files: readonly string[], bundle: number | undefined, state: TierState, perFile: Map<string, number>, failures: string[]): Promise<void> {
   state.firstStart ??= Date.now();
   const progress = new Progress();
   const entry = bundle === undefined ? path.join(ROOT, files[0]!) : await writeBundle(files, ROOT, bundle);
@@ -55,6 +55,7 @@ async function runFiles(files: readonly string[], bundle: number | undefined, st
   state.counts.passed += progress.counts.passed;
   state.counts.failed += progress.counts.failed;
   state.counts.skipped += progress.counts.skipped;
+  failures.push(...progress.failures);
   for (const t of progress.timings) perFile.set(t.file, (perFile.get(t.file) ?? 0) + t.ms);
   state.lastEnd = Date.now();
   state.left -= files.length;
@@ -78,9 +79,10 @@ async function main(): Promise<void> {
   process.stdout.write(`[pool] ${width} files at once on ${cores} cores, longest first\n\n`);
   const started = Date.now();
   const perFile = new Map<string, number>();
+  const failures: string[] = [];
   // Unit files go in bundles (test/bundles.ts), after every other file: the longest start first.
   const all = states.get('unit')?.files ?? [];
-  const units = all.length > 1 ? all.filter((f) => !ALONE_FILES.includes(path.basename(f).replace(/\.test\.ts$/, ''))) : [];
+  const units = all.length > 1 ? all.filter((f) => canShareAProcess(f, ROOT)) : [];
   const singles = longestFirst([...states].flatMap(([tier, s]) => s.files.filter((f) => !units.includes(f)).map((file) => ({ tier, file })))).map(({ tier, file }) => ({
     tier,
     files: [file],
@@ -93,7 +95,7 @@ async function main(): Promise<void> {
       // Every run weighs 1: an e2e run keeps about one core busy, like a unit or browser file with its Chromium.
       weight: 1,
       run: async () => {
-        await runFiles(files, bundle, state, perFile);
+        await runFiles(files, bundle, state, perFile, failures);
         if (state.left === 0) process.stdout.write(`[${tier}] ${closingLine(state.counts)} in ${seconds(state.lastEnd! - state.firstStart!)}\n`);
       },
     };
@@ -101,7 +103,10 @@ async function main(): Promise<void> {
   await runPool(jobs, width);
   await rm(bundleDir(), { recursive: true, force: true });
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const r of await Promise.all(checking)) total[r.ok ? 'passed' : 'failed'] += 1;
+  for (const r of await Promise.all(checking)) {
+    total[r.ok ? 'passed' : 'failed'] += 1;
+    if (!r.ok) failures.push(describeCheck(r));
+  }
   for (const s of states.values()) {
     total.passed += s.counts.passed;
     total.failed += s.counts.failed;
@@ -110,6 +115,8 @@ async function main(): Promise<void> {
   const walls = [...states].map(([tier, s]) => `${tier} ${seconds(s.lastEnd! - s.firstStart!)}`);
   const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 8);
   process.stdout.write(`\nwall: ${seconds(Date.now() - started)} (${walls.join(', ')}, overlapping)\nslowest files: ${slowest.map(([f, ms]) => `${path.basename(f)} ${seconds(ms)}`).join(', ')}\n`);
+  // Again at the end: a CI log is often read from its tail, and the failure happened minutes of lines earlier.
+  if (failures.length) process.stdout.write(`\nfailed (${failures.length}):\n${failures.map((f) => recapOf(f)).join('')}`);
   // Alone on the last line, the form CI reads.
   process.stdout.write(`${closingLine(total)}\n`);
   if (total.failed > 0 || total.passed === 0) process.exitCode = 1;
