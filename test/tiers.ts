@@ -18,7 +18,7 @@ export const BROWSER_FILES: readonly string[] = [
   'agent-artifact', 'agent-audit', 'agent-command', 'agent-openai', 'agent-paper', 'agent-public-case', 'agent-python',
   'agent-site', 'builtin-npm-site', 'builtin-probes', 'case-viewer', 'chromium', 'crash-rule',
   'episode-budget', 'episode-judgements', 'hostile-sites', 'judge-llm', 'judge-paper-session', 'judge-session-golden', 'judge-som',
-  'judge-visual', 'model-faults', 'page-errors', 'probe-runner', 'sandbox', 'judge-calibration',
+  'judge-visual', 'model-faults', 'page-errors', 'probe-runner', 'sandbox', 'judge-calibration', 'settle',
   'judge-calibration-sites', 'agent-start-check', 'dataset-errors', 'episode-outcomes', 'hostile-mounts', 'hostile-network', 'hostile-popups',
   'integrity-links', 'isolation-report', 'slot-sheet', 'summary-table', 'browser-loss', 'fresh-page',
 ];

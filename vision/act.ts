@@ -2,6 +2,7 @@ import type { ElementHandle, Page } from '@playwright/test';
 import type { JudgeAction } from './actions.js';
 import type { PageGuard } from './page-guard.js';
 import type { Labelling } from './som.js';
+import { settle, watchRequests, type RequestWatch } from './settle.js';
 
 /**
  * Carries out one judge action on the page. The outcome is a fixed phrase made by the harness, never
@@ -18,16 +19,25 @@ const GOTO_TIMEOUT_MS = 10_000;
 
 export async function perform(page: Page, action: JudgeAction, labels: Labelling, guard: PageGuard): Promise<ActOutcome> {
   const before = page.url();
+  const requests = watchRequests(page);
+  try {
+    return await performWatched(page, action, labels, guard, before, requests);
+  } finally {
+    requests.stop();
+  }
+}
+
+async function performWatched(page: Page, action: JudgeAction, labels: Labelling, guard: PageGuard, before: string, requests: RequestWatch): Promise<ActOutcome> {
   const result = await run(page, action, labels, guard).catch((e: unknown): ActOutcome => {
     if (page.isClosed() || /has been closed|Target crashed|browser has disconnected/i.test(String(e))) throw e;
     return { ok: false, outcome: `failed (${classify(e)})` };
   });
-  await settle(page);
+  await settle(page, requests);
   // A link off the site was refused by the guard and left an error page: return to where the judge was.
   if (!guard.inSite(page.url())) {
     const back = guard.inSite(before) ? before : guard.resolve('/')!;
     await page.goto(back, { waitUntil: 'domcontentloaded', timeout: GOTO_TIMEOUT_MS }).catch(() => {});
-    await settle(page);
+    await settle(page, requests);
     return { ok: false, outcome: `${result.outcome}; it led off the site, which is blocked; returned to the previous page` };
   }
   // The new address goes to the model in the untrusted block (a site picks its own paths); here only the fact.
@@ -96,12 +106,6 @@ async function run(page: Page, a: JudgeAction, labels: Labelling, guard: PageGua
       return r && r.status() >= 400 ? { ok: false, outcome: `the site answered HTTP ${r.status()}` } : { ok: true, outcome: 'opened' };
     }
   }
-}
-
-/** Lets a click's effects land: a navigation's load, then a beat for scripts and transitions. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('load', { timeout: 3000 }).catch(() => {});
-  await page.waitForTimeout(200).catch(() => {});
 }
 
 function classify(e: unknown): string {

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from '@playwright/test';
+import { settle, watchRequests, type SettleOptions } from '../vision/settle.js';
+import { launch } from './judge-support.js';
+
+/** Pages whose clicks take effect at once, late (a slow answer of the site's server), never, or elsewhere. */
+const PAGES: Record<string, string> = {
+  '/at-once': `<button onclick="this.textContent='done'">go</button>`,
+  '/after-150': `<button onclick="setTimeout(() => (this.textContent = 'done'), 150)">go</button>`,
+  '/slow-answer': `<button onclick="fetch('/api/slow').then((r) => r.text()).then((t) => (this.textContent = t))">go</button>`,
+  '/ticking': `<button onclick="setInterval(() => (this.textContent = String(Date.now())), 20)">go</button>`,
+  '/transition': `<style>#b{opacity:1;transition:opacity 400ms linear}#b.gone{opacity:0}</style>
+    <button id="b" onclick="this.classList.add('gone')">go</button>`,
+  '/spinner': `<style>@keyframes s{to{transform:rotate(360deg)}}#s{animation:s 1s linear infinite;width:9px;height:9px}</style>
+    <div id="s"></div><button onclick="this.textContent='done'">go</button>`,
+  '/stuck': `<button onclick="setTimeout(() => { for (;;) {} }, 150)">go</button>`,
+  '/navigates': `<a href="/landing">go</a>`,
+  '/landing': `<h1>landed</h1><img src="/api/slow-image">`,
+};
+
+let browser: Browser;
+let server: http.Server;
+let origin: string;
+before(async () => {
+  browser = await launch();
+  server = http.createServer((req, res) => {
+    const page = PAGES[req.url ?? ''];
+    if (page) return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><body>${page}</body>`);
+    if (req.url === '/api/slow') return void setTimeout(() => res.end('answered'), 400);
+    if (req.url === '/api/slow-image') return void setTimeout(() => res.writeHead(404).end(), 300);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise((r) => server?.close(r));
+});
+
+/** Opens a page, clicks its first control as a judge's action does, settles; what the page shows then and how long the wait took. */
+async function clickAndSettle(path: string, opts?: SettleOptions): Promise<{ page: Page; ms: number; text: string }> {
+  const page = await browser.newPage();
+  await page.goto(origin + path);
+  const requests = watchRequests(page);
+  await page.locator('button, a').first().click();
+  const t0 = Date.now();
+  await settle(page, requests, opts);
+  const ms = Date.now() - t0;
+  requests.stop();
+  const text = await Promise.race([page.evaluate(() => document.body.innerText), new Promise<string>((r) => setTimeout(() => r('(page stuck)'), 500))]);
+  return { page, ms, text };
+}
+
+test('a click answered late by the site\'s own server is seen: the wait lasts while its request is in flight', async () => {
+  const { page, ms, text } = await clickAndSettle('/slow-answer');
+  assert.equal(text.trim(), 'answered', 'the old fixed 200 ms beat judged the page before the answer');
+  assert.ok(ms >= 300, `waited ${ms} ms`);
+  await page.close();
+});
+
+test('a click that takes effect at once waits about the quiet window, not the whole time allowed', async () => {
+  const { page, ms, text } = await clickAndSettle('/at-once');
+  assert.equal(text.trim(), 'done');
+  assert.ok(ms >= 180 && ms < 700, `waited ${ms} ms (quiet window 200 ms, up to 1,500 allowed)`);
+  await page.close();
+});
+
+test('what the old fixed 200 ms beat saw is still seen: a change a script makes 150 ms after the click', async () => {
+  const { page, text } = await clickAndSettle('/after-150');
+  assert.equal(text.trim(), 'done');
+  await page.close();
+});
+
+test('a finite transition is waited out; an endless animation is not waited for', async () => {
+  const faded = await clickAndSettle('/transition');
+  assert.ok(faded.ms >= 350, `the 400 ms transition: waited ${faded.ms} ms`);
+  assert.equal(await faded.page.evaluate(() => getComputedStyle(document.getElementById('b')!).opacity), '0');
+  const spinning = await clickAndSettle('/spinner');
+  assert.ok(spinning.ms < 600, `an endless spinner held the wait ${spinning.ms} ms`);
+  await Promise.all([faded.page.close(), spinning.page.close()]);
+});
+
+test('a page that never rests, or whose script is stuck, is taken as it is when the time is up', async () => {
+  const opts: SettleOptions = { quietMs: 200, maxMs: 600, loadMs: 1000 };
+  const ticking = await clickAndSettle('/ticking', opts);
+  assert.ok(ticking.ms >= 550 && ticking.ms < 1200, `ticking: waited ${ticking.ms} ms`);
+  const stuck = await clickAndSettle('/stuck', opts);
+  assert.ok(stuck.ms < 1500, `stuck: waited ${stuck.ms} ms`);
+  assert.equal(stuck.text, '(page stuck)');
+  await Promise.all([ticking.page.close(), stuck.page.close({ runBeforeUnload: false })]);
+});
+
+test('a click that opens another page: its load, then its own requests, before the judge looks', async () => {
+  const { page, text, ms } = await clickAndSettle('/navigates');
+  assert.equal(new URL(page.url()).pathname, '/landing');
+  assert.equal(text.trim(), 'landed');
+  assert.ok(ms < 1500, `waited ${ms} ms`);
+  await page.close();
+});
