@@ -7,7 +7,7 @@ import { readCacheFile } from '../protocol/cache-file.js';
 import { writeAtomic } from '../protocol/atomic-write.js';
 import { assertBrowserAlive } from '../site/browser-lost.js';
 import { isPageUnresponsive, responsive, unresponsiveEvidence } from '../site/unresponsive.js';
-import { inPage } from '../vision/in-page.js';
+import { inPage } from '../site/in-page.js';
 import { guardPage } from '../vision/page-guard.js';
 import { pageWork } from '../site/page-gate.js';
 

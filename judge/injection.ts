@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { z } from 'zod';
-import { inPage } from '../vision/in-page.js';
+import { inPage } from '../site/in-page.js';
 import { foldForMatching } from '../vision/neutralise.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { AFTER_LOAD, settle, watchRequests } from '../site/settle.js';
 import { PAGE_RESPONSE_MS } from '../site/unresponsive.js';
 import type { JudgeAction } from '../vision/actions.js';
 import { guardPage, type PageGuard } from '../vision/page-guard.js';
@@ -39,12 +40,18 @@ export const firstLine = (e: unknown) => String((e as Error)?.message ?? e).spli
 
 /**
  * The judged page at the site's root, guarded to the site, with the click tracker in place before any
- * script runs. A page still loading after 3 s is judged as far as it got.
+ * script runs, at rest (site/settle.ts). A page still loading after 3 s is judged as far as it got.
  */
 export async function openForJudging(page: Page, siteUrl: string): Promise<PageGuard> {
   const guard = await guardPage(page, siteUrl);
   await installClickTracker(page);
-  await page.goto(guard.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
-  await page.waitForLoadState('load', { timeout: 3000 }).catch(() => {});
+  const requests = watchRequests(page);
+  try {
+    await page.goto(guard.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
+    // Its load (up to 3 s), then what its scripts fetch: the first look is not taken before the page's data.
+    await settle(page, requests, AFTER_LOAD);
+  } finally {
+    requests.stop();
+  }
   return guard;
 }

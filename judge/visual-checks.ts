@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { siteErrorLines, watchPageErrors } from '../site/page-errors.js';
-import { inPage } from '../vision/in-page.js';
+import { inPage } from '../site/in-page.js';
 import { guardPage } from '../vision/page-guard.js';
 
 /**

@@ -4,6 +4,7 @@ import { watchPageErrors } from './page-errors.js';
 import { responsive } from './unresponsive.js';
 import { pageWork } from './page-gate.js';
 import { againIfTransient } from './screenshot.js';
+import { AFTER_LOAD, settle, watchRequests } from './settle.js';
 
 export interface Rendering {
   title: string;
@@ -37,10 +38,16 @@ async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot:
     const watch = watchPageErrors(page);
     page.on('dialog', (d) => void d.accept().catch(() => undefined));
     const target = new URL(pagePath.startsWith('/') ? pagePath : '/' + pagePath, siteUrl).toString();
-    const response = await page.goto(target, { waitUntil: 'load', timeout: 15_000 });
-    // Chromium logs a failed main document only as "Failed to load resource"; the status says more.
-    const httpError = response && response.status() >= 400 ? [`GET ${pagePath} answered HTTP ${response.status()}`] : [];
-    await page.waitForTimeout(150);
+    const requests = watchRequests(page);
+    let httpError: string[] = [];
+    try {
+      const response = await page.goto(target, { waitUntil: 'load', timeout: 15_000 });
+      // Chromium logs a failed main document only as "Failed to load resource"; the status says more.
+      httpError = response && response.status() >= 400 ? [`GET ${pagePath} answered HTTP ${response.status()}`] : [];
+      await settle(page, requests, AFTER_LOAD);
+    } finally {
+      requests.stop();
+    }
     // A script that starts looping after load would hold title() and the screenshot forever.
     const title = await responsive(page, page.title(), 'reading the title');
     const png = await responsive(page, shoot(page), 'taking the screenshot');

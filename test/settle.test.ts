@@ -3,8 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from '@playwright/test';
-import { settle, watchRequests, type SettleOptions } from '../vision/settle.js';
+import { settle, watchRequests, type SettleOptions } from '../site/settle.js';
 import { launch } from './judge-support.js';
+import { checkPage } from '../site/render.js';
+import { openForJudging } from '../judge/session-page.js';
 
 /** Pages whose clicks take effect at once, late (a slow answer of the site's server), never, or elsewhere. */
 const PAGES: Record<string, string> = {
@@ -19,6 +21,7 @@ const PAGES: Record<string, string> = {
   '/stuck': `<button onclick="setTimeout(() => { for (;;) {} }, 150)">go</button>`,
   '/navigates': `<a href="/landing">go</a>`,
   '/landing': `<h1>landed</h1><img src="/api/slow-image">`,
+  '/fetches-on-load': `<p id="items">loading</p><script>fetch('/api/slow').then((r) => r.text()).then((t) => { document.getElementById('items').textContent = t; document.title = t; })</script>`,
 };
 
 let browser: Browser;
@@ -27,7 +30,8 @@ let origin: string;
 before(async () => {
   browser = await launch();
   server = http.createServer((req, res) => {
-    const page = PAGES[req.url ?? ''];
+    // The judge opens a site at its root: here, the page that fetches its data.
+    const page = PAGES[req.url === '/' ? '/fetches-on-load' : (req.url ?? '')];
     if (page) return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><body>${page}</body>`);
     if (req.url === '/api/slow') return void setTimeout(() => res.end('answered'), 400);
     if (req.url === '/api/slow-image') return void setTimeout(() => res.writeHead(404).end(), 300);
@@ -100,5 +104,16 @@ test('a click that opens another page: its load, then its own requests, before t
   assert.equal(new URL(page.url()).pathname, '/landing');
   assert.equal(text.trim(), 'landed');
   assert.ok(ms < 1500, `waited ${ms} ms`);
+  await page.close();
+});
+
+test('a page that fetches its data once loaded: the agent\'s verify render and the judge\'s first look wait for it', async () => {
+  // The fixed 150 ms beat of verify, and no wait at all before the judge's first look, showed "loading".
+  const verify = await checkPage(browser, origin, '/fetches-on-load');
+  assert.equal(verify.title, 'answered');
+  const page = await browser.newPage();
+  const guard = await openForJudging(page, origin);
+  assert.equal(await page.evaluate(() => document.getElementById('items')?.textContent), 'answered');
+  await guard.dispose();
   await page.close();
 });

@@ -2,7 +2,7 @@ import type { ElementHandle, Page } from '@playwright/test';
 import type { JudgeAction } from './actions.js';
 import type { PageGuard } from './page-guard.js';
 import type { Labelling } from './som.js';
-import { settle, watchRequests, type RequestWatch } from './settle.js';
+import { settle, watchRequests, type RequestWatch } from '../site/settle.js';
 
 /**
  * Carries out one judge action on the page. The outcome is a fixed phrase made by the harness, never

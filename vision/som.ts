@@ -1,6 +1,7 @@
 import type { ElementHandle, Frame, JSHandle, Page } from '@playwright/test';
 import { viewportPng } from '../site/screenshot.js';
-import { CLICK_TRACKER_SCRIPT, inPage } from './in-page.js';
+import { CLICK_TRACKER_SCRIPT } from './in-page.js';
+import { inPage } from '../site/in-page.js';
 import { collectCandidates, contentBox, pointsHit, type RawCandidate, type Rect } from './som-collect.js';
 import { composeLabels } from './som-overlay.js';
 

@@ -26,6 +26,14 @@ export interface SettleOptions {
  */
 export const AFTER_ACTION: SettleOptions = { quietMs: 200, maxMs: 1500, loadMs: 3000 };
 
+/**
+ * After a page's load, before it is shown (an agent's verify render, a judge session's first look). `load`
+ * does not wait for what a script fetches once it runs (a site drawing its items from its own JSON): those
+ * requests are waited for now, where a fixed 150 ms beat (verify) or nothing (the judge's first look) raced
+ * them. The quiet window is shorter than after an action: a page at load has run its scripts already.
+ */
+export const AFTER_LOAD: SettleOptions = { quietMs: 100, maxMs: 1500, loadMs: 3000 };
+
 /** The page's requests in flight from the moment of the call: start it before the action that may send some. */
 export interface RequestWatch {
   inFlight(): number;
