@@ -2,10 +2,20 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ModelClient } from '../llm/client.js';
-import type { Role } from '../config/roles.js';
+import type { Role, RoleConfigs } from '../config/roles.js';
+import type { Case } from '../slots/schema.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { StartCheckContext } from './start-check.js';
 import type { Agent } from './types.js';
+
+/** What an adapter's start-up check may look at: the cases the run plays, the roles, where a program runs. */
+export interface StartCheckContext {
+  cases: readonly Case[];
+  roles: RoleConfigs;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  sandbox: Sandbox;
+  commandStepTimeoutMs?: number;
+}
 
 /** What an adapter may use besides its argument: the run's model clients, one per configured role. */
 export interface AdapterDeps {

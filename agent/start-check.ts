@@ -1,18 +1,5 @@
 import { closestOf } from '../config/env-registry.js';
-import type { RoleConfigs } from '../config/roles.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
-import type { Case } from '../slots/schema.js';
-import { DEFAULT_AGENT, listAdapters } from './registry.js';
-
-/** What an adapter's start-up check may look at: the cases the run plays, the roles, where a program runs. */
-export interface StartCheckContext {
-  cases: readonly Case[];
-  roles: RoleConfigs;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  sandbox: Sandbox;
-  commandStepTimeoutMs?: number;
-}
+import { DEFAULT_AGENT, listAdapters, type StartCheckContext } from './registry.js';
 
 /** The agent cannot run this configuration: one message naming the variable and the fix. */
 export class AgentStartError extends Error {

@@ -1,5 +1,5 @@
 import type { ScriptCounts } from '../protocol/annotations.js';
-import type { Decision } from './types.js';
+import type { Decision, ReplyPaths } from './types.js';
 
 /**
  * What a trajectory counts of its decisions, in two readings kept side by side so a report under either
@@ -20,14 +20,6 @@ export interface StepTally {
    */
   codeAlongside: number;
   script: ScriptCounts;
-}
-
-/** The paths a reply touched: in the paper's protocol read from its text (paper-paths.ts), else from the decision. */
-export interface ReplyPaths {
-  ask: boolean;
-  code: boolean;
-  verify: boolean;
-  finish: boolean;
 }
 
 export function newTally(): StepTally {

@@ -2,7 +2,6 @@ import type { Browser } from '@playwright/test';
 import type { Case, Difficulty } from '../slots/schema.js';
 import type { ModelClient } from '../llm/client.js';
 import type { Action, FileWrite, Observation, StepUsage } from './actions.js';
-import type { ReplyPaths } from './step-tally.js';
 
 /**
  * One decision: an action, or a reply that could not be read as one (`invalid` says why). An invalid
@@ -29,6 +28,14 @@ export type Decision = ({ action: Action } | { invalid: string }) & {
   /** The paths the reply's text touches as the paper's script reads it (paper protocol only; agent/step-tally.ts). */
   paths?: ReplyPaths;
 };
+
+/** The paths a reply touched: in the paper's protocol read from its text (paper-paths.ts), else from the decision. */
+export interface ReplyPaths {
+  ask: boolean;
+  code: boolean;
+  verify: boolean;
+  finish: boolean;
+}
 
 /** An agent's session on one case. `next` gets every observation, starting with the instruction. */
 export interface AgentSession {

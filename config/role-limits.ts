@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readVariables, type EnvRecord } from './env-read.js';
 import { declareEnv } from './env-registry.js';
 import { ROLES, type Role } from './roles.js';
-import { SETTINGS_VARIABLES } from './settings.js';
+import { SETTINGS_TABLE } from './settings-table.js';
 
 /**
  * How hard a role may press its endpoint: at most N requests in flight per endpoint and model in this process
@@ -36,7 +36,7 @@ export function limitVariables(role: Role): string[] {
   return Object.values(limitRows(role)).map((row) => row.env);
 }
 
-export function readLimits(env: EnvRecord, runDir = env[SETTINGS_VARIABLES.runDir] ?? '.iwb/runs'): Partial<Record<Role, RoleLimits>> {
+export function readLimits(env: EnvRecord, runDir = env[SETTINGS_TABLE.runDir.env] ?? '.iwb/runs'): Partial<Record<Role, RoleLimits>> {
   const out: Partial<Record<Role, RoleLimits>> = {};
   for (const role of ROLES) {
     const { concurrency, rpm } = readVariables(limitRows(role), env);

@@ -66,6 +66,27 @@ export function importEdges(): ImportEdge[] {
   return sourceFiles().flatMap(importsOf);
 }
 
+/** The source file an import lands on: a `.js` specifier names the `.ts` file beside it when there is no `.js`. */
+function landsOn(e: ImportEdge, files: ReadonlySet<string>): string | null {
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(e.file), e.specifier));
+  for (const candidate of [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts'), `${target}.ts`, `${target}/index.ts`]) {
+    if (files.has(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** File → the files it imports, type-only imports included (a type cycle still ties two files into one). */
+export function fileGraph(edges: readonly ImportEdge[], files: readonly string[] = sourceFiles()): Map<string, Set<string>> {
+  const known = new Set(files);
+  const graph = new Map<string, Set<string>>();
+  for (const e of edges) {
+    const to = landsOn(e, known);
+    if (!graph.has(e.file)) graph.set(e.file, new Set());
+    if (to && to !== e.file) graph.get(e.file)!.add(to);
+  }
+  return graph;
+}
+
 /** Folder → the folders it imports (self-imports left out). */
 export function folderGraph(edges: readonly ImportEdge[]): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
@@ -77,7 +98,7 @@ export function folderGraph(edges: readonly ImportEdge[]): Map<string, Set<strin
   return graph;
 }
 
-/** The strongly connected components with more than one folder (Tarjan): each is one folder cycle. */
+/** The strongly connected components with more than one node (Tarjan): each is one cycle, of folders or of files. */
 export function folderCycles(graph: Map<string, Set<string>>): string[][] {
   let next = 0;
   const index = new Map<string, number>();

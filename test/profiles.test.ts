@@ -47,9 +47,9 @@ test('report.md and the summary page name the profile at the top', () => {
 
 /** The keys the Profile interface declares, read from its source so an optional key is not missed. */
 async function profileKeys(): Promise<string[]> {
-  const source = await fs.readFile(path.join(ROOT, 'config/profiles.ts'), 'utf8');
+  const source = await fs.readFile(path.join(ROOT, 'config/profile.ts'), 'utf8');
   const body = /export interface Profile \{([\s\S]*?)\n\}/.exec(source)?.[1];
-  assert.ok(body, 'config/profiles.ts declares `export interface Profile { ... }`');
+  assert.ok(body, 'config/profile.ts declares `export interface Profile { ... }`');
   return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]!);
 }
 

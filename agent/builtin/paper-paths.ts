@@ -1,4 +1,4 @@
-import type { ReplyPaths } from '../step-tally.js';
+import type { ReplyPaths } from '../types.js';
 
 /**
  * Which of the four paths a reply in the paper's protocol touches, tested the way the paper's

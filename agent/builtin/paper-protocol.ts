@@ -2,7 +2,7 @@ import { attributes, stripFences } from './artifact-parser.js';
 import { z } from 'zod';
 import { splitReasoning } from '../../llm/tolerant.js';
 import { ActionSchema, type Action, type FileWrite } from '../actions.js';
-import type { ReplyPaths } from '../step-tally.js';
+import type { ReplyPaths } from '../types.js';
 import { scriptPaths } from './paper-paths.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Profile } from '../profiles.js';
+import type { Profile } from '../profile.js';
 
 /**
  * The `paper` profile as one bundle: its user, its judge session, how its agent's replies are counted, its
