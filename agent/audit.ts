@@ -127,7 +127,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
           turns.push({ thought: reply.value.thought, action: `verdict: ${action.status}`, outcome: action.report, frame: frameFile });
           return finish(action.status === 'pass', false, action.report);
         }
-        const result = await pageWork(() => perform(page, action, labels, guard!));
+        const result = await perform(page, action, labels, guard!);
         history.push(`turn ${turn}: ${describeAction(action)} -> ${result.outcome}`);
         turns.push({ thought: reply.value.thought, action: describeAction(action), outcome: result.outcome, frame: frameFile });
       } finally {

@@ -117,7 +117,7 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
 
   let guard: PageGuard | undefined;
   try {
-    guard = await pageWork(() => openForJudging(page, site.url));
+    guard = await openForJudging(page, site.url);
     for (let turn = 1; turn <= rules.turns; turn++) {
       const final = turn === rules.turns;
       if (final && open().length === 0) break;
@@ -157,7 +157,7 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
         const action = read.act;
         const title = `judge: ${describeAction(action)}${targetOf(action, labels)}`;
         if (dialogue.keepsLastView) actsOnPage(page);
-        const result = await judgeStep(title, () => pageWork(() => responsive(page, perform(page, action, labels, guard!), describeAction(action), ACTION_LIMIT_MS)));
+        const result = await judgeStep(title, () => perform(page, action, labels, guard!, ACTION_LIMIT_MS));
         dialogue.acted(turn, describeAction(action), result.outcome);
         steps.push({ action: describeAction(action), detail: result.outcome, ...frame });
       } finally {

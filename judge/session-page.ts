@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { pageWork } from '../site/page-gate.js';
 import { AFTER_LOAD, settle, watchRequests } from '../site/settle.js';
 import { PAGE_RESPONSE_MS } from '../site/unresponsive.js';
 import type { JudgeAction } from '../vision/actions.js';
@@ -43,15 +44,25 @@ export const firstLine = (e: unknown) => String((e as Error)?.message ?? e).spli
  * script runs, at rest (site/settle.ts). A page still loading after 3 s is judged as far as it got.
  */
 export async function openForJudging(page: Page, siteUrl: string): Promise<PageGuard> {
-  const guard = await guardPage(page, siteUrl);
-  await installClickTracker(page);
   const requests = watchRequests(page);
   try {
-    await page.goto(guard.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
+    // Opening is page work and takes its turn (site/page-gate.ts); the wait for rest after it holds none.
+    const guard = await pageWork(async () => {
+      const g = await guardPage(page, siteUrl);
+      try {
+        await installClickTracker(page);
+        await page.goto(g.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
+      } catch (e) {
+        // The caller gets no guard to release: release it here.
+        await g.dispose().catch(() => undefined);
+        throw e;
+      }
+      return g;
+    });
     // Its load (up to 3 s), then what its scripts fetch: the first look is not taken before the page's data.
     await settle(page, requests, AFTER_LOAD);
+    return guard;
   } finally {
     requests.stop();
   }
-  return guard;
 }

@@ -22,17 +22,18 @@ export { VIEWPORT } from './fresh-page.js';
  */
 export async function renderPage(browser: Browser, siteUrl: string, pagePath: string): Promise<Rendering> {
   // Playwright's screenshot, not site/screenshot.ts: on a page photographed once, opening a DevTools session costs more than it saves.
-  return pageWork(() => visit(browser, siteUrl, pagePath, async (page) => againIfTransient(() => page.screenshot({ type: 'png' }), () => page.isClosed())));
+  return visit(browser, siteUrl, pagePath, async (page) => againIfTransient(() => page.screenshot({ type: 'png' }), () => page.isClosed()));
 }
 
 /** The same visit without the picture: what an implement step reports about the page it changed. */
 export async function checkPage(browser: Browser, siteUrl: string, pagePath: string): Promise<PageCheck> {
-  const { title, consoleErrors } = await pageWork(() => visit(browser, siteUrl, pagePath, async () => Buffer.alloc(0)));
+  const { title, consoleErrors } = await visit(browser, siteUrl, pagePath, async () => Buffer.alloc(0));
   return { title, consoleErrors };
 }
 
+/** Opening and photographing are page work, each taking its turn (site/page-gate.ts); the wait for rest between holds none. */
 async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot: (page: Page) => Promise<Buffer>): Promise<Rendering> {
-  const { context, page } = await sitePage(browser, new URL(siteUrl).origin);
+  const { context, page } = await pageWork(() => sitePage(browser, new URL(siteUrl).origin));
   try {
     // The agent is told every error as the browser worded it, refused outside requests included: a CDN it relied on did not load.
     const watch = watchPageErrors(page);
@@ -41,7 +42,7 @@ async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot:
     const requests = watchRequests(page);
     let httpError: string[] = [];
     try {
-      const response = await page.goto(target, { waitUntil: 'load', timeout: 15_000 });
+      const response = await pageWork(() => page.goto(target, { waitUntil: 'load', timeout: 15_000 }));
       // Chromium logs a failed main document only as "Failed to load resource"; the status says more.
       httpError = response && response.status() >= 400 ? [`GET ${pagePath} answered HTTP ${response.status()}`] : [];
       await settle(page, requests, AFTER_LOAD);
@@ -49,8 +50,7 @@ async function visit(browser: Browser, siteUrl: string, pagePath: string, shoot:
       requests.stop();
     }
     // A script that starts looping after load would hold title() and the screenshot forever.
-    const title = await responsive(page, page.title(), 'reading the title');
-    const png = await responsive(page, shoot(page), 'taking the screenshot');
+    const [title, png] = await pageWork(async () => [await responsive(page, page.title(), 'reading the title'), await responsive(page, shoot(page), 'taking the screenshot')] as const);
     return { title, png, consoleErrors: [...httpError, ...watch.errors.map((e) => e.message)] };
   } finally {
     // The close waits on the renderer's exit (about 130 ms); the agent's next step need not wait with it.

@@ -7,9 +7,14 @@ import { settle, watchRequests, type SettleOptions } from '../site/settle.js';
 import { launch } from './judge-support.js';
 import { checkPage } from '../site/render.js';
 import { openForJudging } from '../judge/session-page.js';
+import { PAGE_WORK_WIDTH, pageWork } from '../site/page-gate.js';
+import { perform } from '../vision/act.js';
+import { guardPage } from '../vision/page-guard.js';
+import { labelPage } from '../vision/som.js';
 
 /** Pages whose clicks take effect at once, late (a slow answer of the site's server), never, or elsewhere. */
 const PAGES: Record<string, string> = {
+  '/slower-answer': `<button onclick="fetch('/api/slower').then((r) => r.text()).then((t) => (this.textContent = t))">go</button>`,
   '/at-once': `<button onclick="this.textContent='done'">go</button>`,
   '/after-150': `<button onclick="setTimeout(() => (this.textContent = 'done'), 150)">go</button>`,
   '/slow-answer': `<button onclick="fetch('/api/slow').then((r) => r.text()).then((t) => (this.textContent = t))">go</button>`,
@@ -34,6 +39,7 @@ before(async () => {
     const page = PAGES[req.url === '/' ? '/fetches-on-load' : (req.url ?? '')];
     if (page) return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><body>${page}</body>`);
     if (req.url === '/api/slow') return void setTimeout(() => res.end('answered'), 400);
+    if (req.url === '/api/slower') return void setTimeout(() => res.end('answered'), 1200);
     if (req.url === '/api/slow-image') return void setTimeout(() => res.writeHead(404).end(), 300);
     res.writeHead(404).end();
   });
@@ -116,4 +122,26 @@ test('a page that fetches its data once loaded: the agent\'s verify render and t
   assert.equal(await page.evaluate(() => document.getElementById('items')?.textContent), 'answered');
   await guard.dispose();
   await page.close();
+});
+
+test('a judge action waiting for its page to rest holds no turn of page work: the others go on meanwhile', async () => {
+  // As many actions as the gate has turns, each waiting over a second for its site's answer.
+  const pages = await Promise.all(Array.from({ length: PAGE_WORK_WIDTH }, () => browser.newPage()));
+  const acting = await Promise.all(
+    pages.map(async (page) => {
+      const guard = await guardPage(page, origin);
+      await page.goto(`${origin}/slower-answer`);
+      const labels = await labelPage(page);
+      return { page, guard, labels };
+    }),
+  );
+  const actions = acting.map(({ page, guard, labels }) => perform(page, { kind: 'click', element: 1 }, labels, guard, 20_000));
+  await new Promise((r) => setTimeout(r, 400));
+  const asked = Date.now();
+  const waited = await pageWork(async () => Date.now() - asked);
+  assert.ok(waited < 500, `a unit of page work waited ${waited} ms behind actions that were only waiting`);
+  const outcomes = await Promise.all(actions);
+  assert.deepEqual(outcomes.map((o) => o.ok), acting.map(() => true));
+  assert.deepEqual(await Promise.all(pages.map((p) => p.evaluate(() => document.body.innerText.trim()))), acting.map(() => 'answered'));
+  await Promise.all(acting.map(async ({ page, guard, labels }) => (await labels.dispose(), await guard.dispose(), await page.close())));
 });

@@ -1,8 +1,10 @@
 import type { ElementHandle, Page } from '@playwright/test';
-import type { JudgeAction } from './actions.js';
+import { describeAction, type JudgeAction } from './actions.js';
 import type { PageGuard } from './page-guard.js';
 import type { Labelling } from './som.js';
-import { settle, watchRequests, type RequestWatch } from '../site/settle.js';
+import { pageWork } from '../site/page-gate.js';
+import { settle, watchRequests } from '../site/settle.js';
+import { responsive } from '../site/unresponsive.js';
 
 /**
  * Carries out one judge action on the page. The outcome is a fixed phrase made by the harness, never
@@ -17,32 +19,36 @@ export interface ActOutcome {
 const ACTION_TIMEOUT_MS = 2500;
 const GOTO_TIMEOUT_MS = 10_000;
 
-export async function perform(page: Page, action: JudgeAction, labels: Labelling, guard: PageGuard): Promise<ActOutcome> {
+/**
+ * The action and, when it led off the site, the way back are page work: each takes its turn at the gate
+ * (site/page-gate.ts), and with `limitMs` its time limit starts with its turn. The waits for the page to come
+ * to rest are not work and hold no turn: other sessions' pages get the cores meanwhile.
+ */
+export async function perform(page: Page, action: JudgeAction, labels: Labelling, guard: PageGuard, limitMs?: number): Promise<ActOutcome> {
   const before = page.url();
   const requests = watchRequests(page);
+  const work = <T>(what: string, w: () => Promise<T>) => pageWork(() => (limitMs === undefined ? w() : responsive(page, w(), what, limitMs)));
   try {
-    return await performWatched(page, action, labels, guard, before, requests);
+    const result = await work(describeAction(action), () =>
+      run(page, action, labels, guard).catch((e: unknown): ActOutcome => {
+        if (page.isClosed() || /has been closed|Target crashed|browser has disconnected/i.test(String(e))) throw e;
+        return { ok: false, outcome: `failed (${classify(e)})` };
+      }),
+    );
+    await settle(page, requests);
+    // A link off the site was refused by the guard and left an error page: return to where the judge was.
+    if (!guard.inSite(page.url())) {
+      const back = guard.inSite(before) ? before : guard.resolve('/')!;
+      await work('returning to the site', () => page.goto(back, { waitUntil: 'domcontentloaded', timeout: GOTO_TIMEOUT_MS }).catch(() => null));
+      await settle(page, requests);
+      return { ok: false, outcome: `${result.outcome}; it led off the site, which is blocked; returned to the previous page` };
+    }
+    // The new address goes to the model in the untrusted block (a site picks its own paths); here only the fact.
+    const moved = page.url() !== before ? '; the page address changed' : '';
+    return { ...result, outcome: result.outcome + moved };
   } finally {
     requests.stop();
   }
-}
-
-async function performWatched(page: Page, action: JudgeAction, labels: Labelling, guard: PageGuard, before: string, requests: RequestWatch): Promise<ActOutcome> {
-  const result = await run(page, action, labels, guard).catch((e: unknown): ActOutcome => {
-    if (page.isClosed() || /has been closed|Target crashed|browser has disconnected/i.test(String(e))) throw e;
-    return { ok: false, outcome: `failed (${classify(e)})` };
-  });
-  await settle(page, requests);
-  // A link off the site was refused by the guard and left an error page: return to where the judge was.
-  if (!guard.inSite(page.url())) {
-    const back = guard.inSite(before) ? before : guard.resolve('/')!;
-    await page.goto(back, { waitUntil: 'domcontentloaded', timeout: GOTO_TIMEOUT_MS }).catch(() => {});
-    await settle(page, requests);
-    return { ok: false, outcome: `${result.outcome}; it led off the site, which is blocked; returned to the previous page` };
-  }
-  // The new address goes to the model in the untrusted block (a site picks its own paths); here only the fact.
-  const moved = page.url() !== before ? '; the page address changed' : '';
-  return { ...result, outcome: result.outcome + moved };
 }
 
 async function run(page: Page, a: JudgeAction, labels: Labelling, guard: PageGuard): Promise<ActOutcome> {
