@@ -52,6 +52,8 @@ export async function openForJudging(page: Page, siteUrl: string): Promise<PageG
       try {
         await installClickTracker(page);
         await page.goto(g.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
+        // The load is the page's rendering work: inside the turn, so that many sessions opening at once load a few pages at a time.
+        await page.waitForLoadState('load', { timeout: AFTER_LOAD.loadMs }).catch(() => {});
       } catch (e) {
         // The caller gets no guard to release: release it here.
         await g.dispose().catch(() => undefined);
@@ -59,7 +61,7 @@ export async function openForJudging(page: Page, siteUrl: string): Promise<PageG
       }
       return g;
     });
-    // Its load (up to 3 s), then what its scripts fetch: the first look is not taken before the page's data.
+    // Then what its scripts fetch: the first look is not taken before the page's data.
     await settle(page, requests, AFTER_LOAD);
     return guard;
   } finally {

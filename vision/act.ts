@@ -3,7 +3,7 @@ import { describeAction, type JudgeAction } from './actions.js';
 import type { PageGuard } from './page-guard.js';
 import type { Labelling } from './som.js';
 import { pageWork } from '../site/page-gate.js';
-import { settle, watchRequests } from '../site/settle.js';
+import { AFTER_ACTION, settle, watchRequests } from '../site/settle.js';
 import { responsive } from '../site/unresponsive.js';
 
 /**
@@ -21,20 +21,24 @@ const GOTO_TIMEOUT_MS = 10_000;
 
 /**
  * The action and, when it led off the site, the way back are page work: each takes its turn at the gate
- * (site/page-gate.ts), and with `limitMs` its time limit starts with its turn. The waits for the page to come
- * to rest are not work and hold no turn: other sessions' pages get the cores meanwhile.
+ * (site/page-gate.ts), with the load either starts, and with `limitMs` its time limit starts with its turn.
+ * The wait for the page to come to rest after it (its requests, its quiet window) is not work and holds no
+ * turn: other sessions' pages get the cores meanwhile.
  */
 export async function perform(page: Page, action: JudgeAction, labels: Labelling, guard: PageGuard, limitMs?: number): Promise<ActOutcome> {
   const before = page.url();
   const requests = watchRequests(page);
   const work = <T>(what: string, w: () => Promise<T>) => pageWork(() => (limitMs === undefined ? w() : responsive(page, w(), what, limitMs)));
   try {
-    const result = await work(describeAction(action), () =>
-      run(page, action, labels, guard).catch((e: unknown): ActOutcome => {
+    const result = await work(describeAction(action), async () => {
+      const done = await run(page, action, labels, guard).catch((e: unknown): ActOutcome => {
         if (page.isClosed() || /has been closed|Target crashed|browser has disconnected/i.test(String(e))) throw e;
         return { ok: false, outcome: `failed (${classify(e)})` };
-      }),
-    );
+      });
+      // A load the action started is the page's rendering work: inside the turn, as before.
+      await page.waitForLoadState('load', { timeout: AFTER_ACTION.loadMs }).catch(() => {});
+      return done;
+    });
     await settle(page, requests);
     // A link off the site was refused by the guard and left an error page: return to where the judge was.
     if (!guard.inSite(page.url())) {
