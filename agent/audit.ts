@@ -14,6 +14,7 @@ import type { ChatMessage } from '../llm/types.js';
 import type { AuditRecord } from './trajectory.js';
 import { addStepUsage } from './step-usage.js';
 import { pageWork } from '../site/page-gate.js';
+import { pageScreenshot } from '../site/screenshot.js';
 
 /**
  * A verify step as the paper runs it: a visual copilot takes the developer's test criteria, drives the
@@ -99,7 +100,7 @@ export async function runAudit(req: AuditRequest): Promise<AuditOutcome> {
       const response = await pageWork(() => page.goto(target, { waitUntil: 'load', timeout: 15_000 }));
       if (response && response.status() >= 400) note(`GET ${req.path} answered HTTP ${response.status()}`);
     } catch (e) {
-      frame = await page.screenshot().catch(() => null);
+      frame = await pageScreenshot(page).catch(() => null);
       return finish(false, true, `The page ${req.path} could not be opened: ${firstLine(e)}`);
     }
 

@@ -1,5 +1,5 @@
 import type { Browser } from '@playwright/test';
-import { againIfTransient } from '../site/screenshot.js';
+import { pageScreenshot } from '../site/screenshot.js';
 
 /**
  * A screenshot shrunk and recompressed, as the paper's harness sends the audit's last frame to the
@@ -25,7 +25,7 @@ export async function shrinkToJpeg(browser: Browser, png: Buffer, maxSide = 800,
       img.style.display = 'block';
       return { width, height };
     }, maxSide);
-    const jpeg = await againIfTransient(() => page.screenshot({ type: 'jpeg', quality, clip: { x: 0, y: 0, ...size } }), () => page.isClosed());
+    const jpeg = await pageScreenshot(page, { type: 'jpeg', quality, clip: { x: 0, y: 0, ...size } });
     return { jpeg, ...size };
   } finally {
     await context.close();

@@ -7,7 +7,7 @@ import { PROMPTS } from './prompt.js';
 import { newNonce, untrustedBlock } from '../vision/neutralise.js';
 import { checkVisual, type VisualReport } from './visual-checks.js';
 import { pageWork } from '../site/page-gate.js';
-import { againIfTransient } from '../site/screenshot.js';
+import { pageScreenshot } from '../site/screenshot.js';
 
 /** A judge model's view of how a final page looks, next to the deterministic checks. */
 const score = z.number().int().min(1).max(5);
@@ -46,7 +46,7 @@ export async function assessVisual(page: Page, url: string, opts: { client?: Mod
   const report = await pageWork(() => checkVisual(page, url));
   if (!opts.client || report.findings.some((f) => f.check === 'unreachable')) return report;
   try {
-    const [shot, title] = await pageWork(async () => [await againIfTransient(() => page.screenshot({ scale: 'css', caret: 'initial' }), () => page.isClosed()), await page.title()] as const);
+    const [shot, title] = await pageWork(async () => [await pageScreenshot(page, { scale: 'css', caret: 'initial' }), await page.title()] as const);
     const r = await scoreVisual(opts.client, shot, opts.instruction ?? '', title);
     const scoreUsage = { model: opts.client.model, prompt: r.usage.prompt, completion: r.usage.completion, ...(r.usage.unknown ? { unknown: true } : {}) };
     return { ...report, scoreUsage, ...(r.scores ? { scores: r.scores } : { scoreError: r.error ?? 'no scores' }) };

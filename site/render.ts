@@ -3,7 +3,7 @@ import { sitePage } from './fresh-page.js';
 import { watchPageErrors } from './page-errors.js';
 import { responsive } from './unresponsive.js';
 import { pageWork } from './page-gate.js';
-import { againIfTransient } from './screenshot.js';
+import { pageScreenshot } from './screenshot.js';
 import { AFTER_LOAD, settle, watchRequests } from './settle.js';
 
 export interface Rendering {
@@ -22,7 +22,7 @@ export { VIEWPORT } from './fresh-page.js';
  */
 export async function renderPage(browser: Browser, siteUrl: string, pagePath: string): Promise<Rendering> {
   // Playwright's screenshot, not site/screenshot.ts: on a page photographed once, opening a DevTools session costs more than it saves.
-  return visit(browser, siteUrl, pagePath, async (page) => againIfTransient(() => page.screenshot({ type: 'png' }), () => page.isClosed()));
+  return visit(browser, siteUrl, pagePath, async (page) => pageScreenshot(page, { type: 'png' }));
 }
 
 /** The same visit without the picture: what an implement step reports about the page it changed. */

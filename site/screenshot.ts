@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from '@playwright/test';
+import type { CDPSession, Page, PageScreenshotOptions } from '@playwright/test';
 
 const SHOT_TIMEOUT_MS = 10_000;
 const sessions = new WeakMap<Page, Promise<CDPSession | null>>();
@@ -16,6 +16,11 @@ export function viewportPng(page: Page, dpr?: number): Promise<Buffer> {
   return againIfTransient(() => capture(page, dpr), () => page.isClosed());
 }
 
+/** Playwright's screenshot, asked again while Chromium refuses it for a moment: every other picture the harness takes. */
+export function pageScreenshot(page: Page, options: PageScreenshotOptions = {}): Promise<Buffer> {
+  return againIfTransient(() => page.screenshot(options), () => page.isClosed());
+}
+
 /**
  * Chromium refuses a capture now and then on a loaded machine ("Unable to capture screenshot": the
  * compositor had no frame to give), then gives the next one. Once was enough to turn a judge session into
@@ -24,7 +29,7 @@ export function viewportPng(page: Page, dpr?: number): Promise<Buffer> {
 const TRANSIENT = /Unable to capture screenshot/;
 export const SHOT_TRIES = 3;
 
-export async function againIfTransient<T>(shoot: () => Promise<T>, gone: () => boolean, pauseMs = 150): Promise<T> {
+async function againIfTransient<T>(shoot: () => Promise<T>, gone: () => boolean, pauseMs = 150): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await shoot();

@@ -1,24 +1,50 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
-import { againIfTransient, SHOT_TRIES } from '../site/screenshot.js';
+import type { Page } from '@playwright/test';
+import { pageScreenshot, SHOT_TRIES, viewportPng } from '../site/screenshot.js';
+import { ROOT, sourceFiles } from './import-graph.js';
 
 const refused = () => new Error('page.screenshot: Protocol error (Page.captureScreenshot): Unable to capture screenshot');
 
-test('a capture Chromium refuses now and then is asked again; any other error, a closed page or a refusal every time is thrown', async () => {
-  let calls = 0;
-  const flaky = () => (++calls < SHOT_TRIES ? Promise.reject(refused()) : Promise.resolve('png'));
-  assert.equal(await againIfTransient(flaky, () => false, 1), 'png');
-  assert.equal(calls, SHOT_TRIES);
+/** A page whose screenshot is refused `times` times (or fails otherwise), then given; at device scale 2 viewportPng takes Playwright's screenshot. */
+function pageThatRefuses(times: number, opts: { error?: () => Error; closed?: boolean } = {}): Page & { calls: number } {
+  const page = {
+    calls: 0,
+    screenshot() {
+      page.calls += 1;
+      return page.calls <= times ? Promise.reject((opts.error ?? refused)()) : Promise.resolve(Buffer.from('png'));
+    },
+    isClosed: () => opts.closed ?? false,
+    evaluate: () => Promise.resolve(2),
+  };
+  return page as unknown as Page & { calls: number };
+}
 
-  calls = 0;
-  await assert.rejects(againIfTransient(() => (calls++, Promise.reject(refused())), () => false, 1), /Unable to capture screenshot/);
-  assert.equal(calls, SHOT_TRIES, 'bounded: a page that always refuses still ends in an error');
+test('a capture Chromium refuses now and then is asked again, by both ways the harness takes pictures', async () => {
+  for (const shoot of [(p: Page) => pageScreenshot(p), (p: Page) => viewportPng(p)]) {
+    const page = pageThatRefuses(SHOT_TRIES - 1);
+    assert.equal(String(await shoot(page)), 'png');
+    assert.equal(page.calls, SHOT_TRIES);
+  }
+});
 
-  calls = 0;
-  await assert.rejects(againIfTransient(() => (calls++, Promise.reject(new Error('Target page, context or browser has been closed'))), () => false, 1), /closed/);
-  assert.equal(calls, 1, 'not a transient refusal: thrown at once');
+test('a refusal every time, another error, or a closed page is thrown, and soon', async () => {
+  const always = pageThatRefuses(Infinity);
+  await assert.rejects(pageScreenshot(always), /Unable to capture screenshot/);
+  assert.equal(always.calls, SHOT_TRIES, 'bounded: a page that always refuses still ends in an error');
+  const other = pageThatRefuses(1, { error: () => new Error('Target page, context or browser has been closed') });
+  await assert.rejects(pageScreenshot(other), /closed/);
+  assert.equal(other.calls, 1, 'not a transient refusal: thrown at once');
+  const gone = pageThatRefuses(1, { closed: true });
+  await assert.rejects(pageScreenshot(gone), /Unable/);
+  assert.equal(gone.calls, 1, 'the page is gone: no point asking again');
+});
 
-  calls = 0;
-  await assert.rejects(againIfTransient(() => (calls++, Promise.reject(refused())), () => true, 1), /Unable/);
-  assert.equal(calls, 1, 'the page is gone: no point asking again');
+test('every picture the harness takes goes through site/screenshot.ts, where the refusal is asked again', () => {
+  const direct = sourceFiles()
+    .filter((f) => !f.startsWith('test/') && f !== 'site/screenshot.ts' && !f.startsWith('tasks/'))
+    .filter((f) => /\.screenshot\(/.test(readFileSync(path.join(ROOT, f), 'utf8')));
+  assert.deepEqual(direct, [], 'call pageScreenshot or viewportPng instead of page.screenshot');
 });
