@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { pageWork } from '../site/page-gate.js';
-import { AFTER_LOAD, settle, watchRequests } from '../site/settle.js';
+import { AFTER_LOAD, LOAD_WAIT_MS, settle, watchRequests } from '../site/settle.js';
 import { PAGE_RESPONSE_MS } from '../site/unresponsive.js';
 import type { JudgeAction } from '../vision/actions.js';
 import { guardPage, type PageGuard } from '../vision/page-guard.js';
@@ -53,7 +53,7 @@ export async function openForJudging(page: Page, siteUrl: string): Promise<PageG
         await installClickTracker(page);
         await page.goto(g.resolve('/')!, { waitUntil: 'domcontentloaded', timeout: 10_000 });
         // The load is the page's rendering work: inside the turn, so that many sessions opening at once load a few pages at a time.
-        await page.waitForLoadState('load', { timeout: AFTER_LOAD.loadMs }).catch(() => {});
+        await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => {});
       } catch (e) {
         // The caller gets no guard to release: release it here.
         await g.dispose().catch(() => undefined);

@@ -11,12 +11,17 @@ import { inPage } from './in-page.js';
  * judge still reads the page it is shown, and the wait is bounded.
  */
 export interface SettleOptions {
+  /** Nothing changed for this long: at rest. Never less than this after the call, whatever the page's clock says. */
   quietMs: number;
-  /** The longest wait for rest, counted after the load of a document the action opened. */
+  /** The longest wait for rest. */
   maxMs: number;
-  /** The longest wait for that load. */
-  loadMs: number;
 }
+
+/**
+ * The longest a look waits for a load that a navigation or an action started. The caller waits for it inside its
+ * turn of page work (site/page-gate.ts: loading is the page's rendering), before settle, which waits for none.
+ */
+export const LOAD_WAIT_MS = 3000;
 
 /**
  * After a judge's action. The fixed beat was a load of up to 3 s, then 200 ms: a quiet window as long sees
@@ -24,7 +29,7 @@ export interface SettleOptions {
  * is judged on less than before. A script's own timer of more than 200 ms ("loading..." faked with
  * setTimeout) is not waited for, as it was not before; the judge can still ask to wait.
  */
-export const AFTER_ACTION: SettleOptions = { quietMs: 200, maxMs: 1500, loadMs: 3000 };
+export const AFTER_ACTION: SettleOptions = { quietMs: 200, maxMs: 1500 };
 
 /**
  * After a page's load, before it is shown (an agent's verify render, a judge session's first look). `load`
@@ -32,7 +37,7 @@ export const AFTER_ACTION: SettleOptions = { quietMs: 200, maxMs: 1500, loadMs: 
  * requests are waited for now, where a fixed 150 ms beat (verify) or nothing (the judge's first look) raced
  * them. The quiet window is shorter than after an action: a page at load has run its scripts already.
  */
-export const AFTER_LOAD: SettleOptions = { quietMs: 100, maxMs: 1500, loadMs: 3000 };
+export const AFTER_LOAD: SettleOptions = { quietMs: 100, maxMs: 1500 };
 
 /** The page's requests in flight from the moment of the call: start it before the action that may send some. */
 export interface RequestWatch {
@@ -103,24 +108,36 @@ function quietInPage({ quietMs, maxMs }: { quietMs: number; maxMs: number }): Pr
 
 const QUIET_IN_PAGE = inPage(quietInPage);
 
-/** Waits until the page is at rest (see above) or its time is up (`loadMs` + `maxMs` at most); never throws. */
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+
+/**
+ * Waits until the page is at rest (see above) or `maxMs` has passed; never throws. The quiet window is timed in
+ * the page, whose clock and timers the site can replace: the window's length is also kept here, so a page that
+ * fakes its clock to end the wait at once is still looked at no sooner than before.
+ */
 export async function settle(page: Page, requests: RequestWatch, opts: SettleOptions = AFTER_ACTION): Promise<void> {
-  // A navigation the action started: its load first (a new document has nothing to observe before it).
-  await page.waitForLoadState('load', { timeout: opts.loadMs }).catch(() => {});
-  const deadline = Date.now() + opts.maxMs;
+  const started = Date.now();
+  await untilAtRest(page, requests, opts, started + opts.maxMs);
+  await sleep(started + opts.quietMs - Date.now());
+}
+
+async function untilAtRest(page: Page, requests: RequestWatch, opts: SettleOptions, deadline: number): Promise<void> {
   const left = () => deadline - Date.now();
   while (left() > 0 && !page.isClosed()) {
     await requests.idle(left());
     if (left() <= 0) return;
     const wait = left();
     // The page's own loop may be stuck: the race keeps this wait bounded; navigating away rejects, and we look again.
+    let timer: NodeJS.Timeout | undefined;
     const quiet = await Promise.race([
       page.evaluate(QUIET_IN_PAGE, { quietMs: opts.quietMs, maxMs: wait }),
-      new Promise<boolean>((r) => setTimeout(() => r(false), wait + 50)),
-    ]).catch(() => null);
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), wait + 50))),
+    ])
+      .catch(() => null)
+      .finally(() => clearTimeout(timer));
     if (quiet === false) return;
     if (quiet === true && requests.inFlight() === 0) return;
     // Between documents, or a page that breaks the observer: let a load land, and never spin.
-    if (quiet === null) await Promise.all([page.waitForLoadState('load', { timeout: Math.max(1, left()) }).catch(() => {}), new Promise((r) => setTimeout(r, 20))]);
+    if (quiet === null) await Promise.all([page.waitForLoadState('load', { timeout: Math.max(1, left()) }).catch(() => {}), sleep(20)]);
   }
 }

@@ -3,7 +3,7 @@ import { describeAction, type JudgeAction } from './actions.js';
 import type { PageGuard } from './page-guard.js';
 import type { Labelling } from './som.js';
 import { pageWork } from '../site/page-gate.js';
-import { AFTER_ACTION, settle, watchRequests } from '../site/settle.js';
+import { LOAD_WAIT_MS, settle, watchRequests } from '../site/settle.js';
 import { responsive } from '../site/unresponsive.js';
 
 /**
@@ -36,7 +36,7 @@ export async function perform(page: Page, action: JudgeAction, labels: Labelling
         return { ok: false, outcome: `failed (${classify(e)})` };
       });
       // A load the action started is the page's rendering work: inside the turn, as before.
-      await page.waitForLoadState('load', { timeout: AFTER_ACTION.loadMs }).catch(() => {});
+      await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => {});
       return done;
     });
     await settle(page, requests);
