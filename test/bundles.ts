@@ -20,7 +20,7 @@ import { ALONE_FILES } from './tiers.js';
 export const BUNDLE_SIZE = 12;
 
 /** Round-robin, so each bundle gets a share of the slow files (the list comes sorted by name). */
-export function bundlesOf<T>(files: readonly T[], size = BUNDLE_SIZE): T[][] {
+function bundlesOf<T>(files: readonly T[], size = BUNDLE_SIZE): T[][] {
   const n = Math.max(1, Math.ceil(files.length / size));
   const out: T[][] = Array.from({ length: n }, () => []);
   files.forEach((f, i) => out[i % n]!.push(f));
@@ -32,8 +32,16 @@ export function rootEachHooks(source: string): string[] {
   return [...source.matchAll(/^(beforeEach|afterEach)\(/gm)].map((m) => m[1]!);
 }
 
-/** Whether a unit file may go in a bundle: not one that changes module-wide state, nor one with root each-hooks. */
-export function canShareAProcess(file: string, root: string): boolean {
+/**
+ * The unit files test/run.ts runs in bundles, as bundles; every other file runs alone. One file alone is not
+ * bundled; nor is a file that changes module-wide state or has root each-hooks (canShareAProcess).
+ */
+export function unitBundles(files: readonly string[], root: string): string[][] {
+  const shared = files.length > 1 ? files.filter((f) => canShareAProcess(f, root)) : [];
+  return shared.length > 0 ? bundlesOf(shared) : [];
+}
+
+function canShareAProcess(file: string, root: string): boolean {
   if (ALONE_FILES.includes(path.basename(file).replace(/\.test\.ts$/, ''))) return false;
   return rootEachHooks(readFileSync(path.join(root, file), 'utf8')).length === 0;
 }

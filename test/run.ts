@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { run } from 'node:test';
 import { runPool } from './pool.js';
-import { bundleDir, bundlesOf, canShareAProcess, writeBundle } from './bundles.js';
+import { bundleDir, unitBundles, writeBundle } from './bundles.js';
 import { rm } from 'node:fs/promises';
 import { CHECKS, describeCheck, runCheck } from './checks.js';
 import { closingLine, Progress, recapOf, type Counts, type TestEvent } from './progress-reporter.js';
@@ -82,13 +82,14 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   // Unit files go in bundles (test/bundles.ts), after every other file: the longest start first.
   const all = states.get('unit')?.files ?? [];
-  const units = all.length > 1 ? all.filter((f) => canShareAProcess(f, ROOT)) : [];
+  const bundles = unitBundles(all, ROOT);
+  const units = bundles.flat();
   const singles = longestFirst([...states].flatMap(([tier, s]) => s.files.filter((f) => !units.includes(f)).map((file) => ({ tier, file })))).map(({ tier, file }) => ({
     tier,
     files: [file],
     bundle: undefined as number | undefined,
   }));
-  const bundled = units.length > 0 ? bundlesOf(units).map((files, i) => ({ tier: 'unit' as Tier, files, bundle: i as number | undefined })) : [];
+  const bundled = bundles.map((files, i) => ({ tier: 'unit' as Tier, files, bundle: i as number | undefined }));
   const jobs = [...singles, ...bundled].map(({ tier, files, bundle }) => {
     const state = states.get(tier)!;
     return {
