@@ -28,17 +28,20 @@ const GOTO_TIMEOUT_MS = 10_000;
 export async function perform(page: Page, action: JudgeAction, labels: Labelling, guard: PageGuard, limitMs?: number): Promise<ActOutcome> {
   const before = page.url();
   const requests = watchRequests(page);
-  const work = <T>(what: string, w: () => Promise<T>) => pageWork(() => (limitMs === undefined ? w() : responsive(page, w(), what, limitMs)));
+  // A load the step started is the page's rendering work: inside the turn, as before.
+  const withLoad = async <T>(w: () => Promise<T>): Promise<T> => {
+    const done = await w();
+    await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => {});
+    return done;
+  };
+  const work = <T>(what: string, w: () => Promise<T>) => pageWork(() => (limitMs === undefined ? withLoad(w) : responsive(page, withLoad(w), what, limitMs)));
   try {
-    const result = await work(describeAction(action), async () => {
-      const done = await run(page, action, labels, guard).catch((e: unknown): ActOutcome => {
+    const result = await work(describeAction(action), () =>
+      run(page, action, labels, guard).catch((e: unknown): ActOutcome => {
         if (page.isClosed() || /has been closed|Target crashed|browser has disconnected/i.test(String(e))) throw e;
         return { ok: false, outcome: `failed (${classify(e)})` };
-      });
-      // A load the action started is the page's rendering work: inside the turn, as before.
-      await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => {});
-      return done;
-    });
+      }),
+    );
     await settle(page, requests);
     // A link off the site was refused by the guard and left an error page: return to where the judge was.
     if (!guard.inSite(page.url())) {
