@@ -27,6 +27,7 @@ const PAGES: Record<string, string> = {
     <div id="s"></div><button onclick="this.textContent='done'">go</button>`,
   '/stuck': `<button onclick="setTimeout(() => { for (;;) {} }, 150)">go</button>`,
   '/navigates': `<a href="/landing">go</a>`,
+  '/leaves': `<a href="http://example.invalid/">away</a><p>still here</p>`,
   '/landing': `<h1>landed</h1><img src="/api/slow-image">`,
   '/fetches-on-load': `<p id="items">loading</p><script>fetch('/api/slow').then((r) => r.text()).then((t) => { document.getElementById('items').textContent = t; document.title = t; })</script>`,
 };
@@ -58,20 +59,20 @@ after(async () => {
  * Opens a page and clicks its first control as a judge does (vision/act.ts perform: the click and its load in a
  * turn of page work, then the wait for rest); what the page shows then and how long the action took.
  */
-async function clickAndSettle(path: string, on: Browser = browser): Promise<{ page: Page; ms: number; text: string }> {
+async function clickAndSettle(path: string, on: Browser = browser): Promise<{ page: Page; ms: number; text: string; outcome: string }> {
   const page = await on.newPage();
   const guard = await guardPage(page, origin);
   await page.goto(origin + path);
   const labels = await labelPage(page);
   const t0 = Date.now();
-  await perform(page, { kind: 'click', element: 1 }, labels, guard, 20_000);
+  const { outcome } = await perform(page, { kind: 'click', element: 1 }, labels, guard, 20_000);
   const ms = Date.now() - t0;
   // A stuck page never answers: nothing of it is awaited without a bound.
   const bounded = <T>(p: Promise<T>, otherwise: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(otherwise), 500))]);
   const text = await bounded(page.evaluate(() => document.body.innerText), '(page stuck)');
   await bounded(labels.dispose(), undefined);
   await bounded(guard.dispose(), undefined);
-  return { page, ms, text };
+  return { page, ms, text, outcome };
 }
 
 test('a click answered late by the site\'s own server is seen: the wait lasts while its request is in flight', async () => {
@@ -129,6 +130,14 @@ test('a click that opens another page: its load, then its own requests, before t
   assert.equal(new URL(page.url()).pathname, '/landing');
   assert.equal(text.trim(), 'landed');
   assert.ok(ms < 3000, `waited ${ms} ms`);
+  await page.close();
+});
+
+test('a link off the site is refused and the judge is taken back, at rest, to the page it was on', async () => {
+  const { page, text, outcome } = await clickAndSettle('/leaves');
+  assert.match(outcome, /led off the site, which is blocked; returned to the previous page/);
+  assert.equal(new URL(page.url()).pathname, '/leaves');
+  assert.match(text, /still here/);
   await page.close();
 });
 
