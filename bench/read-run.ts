@@ -3,7 +3,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ANNOTATION, EpisodeAnnotationSchema, JudgingAnnotationSchema, SlotAnnotationSchema, VerdictAnnotationSchema, type JudgingAnnotation } from '../protocol/annotations.js';
 import { ReportSchema } from '../reporters/report-schema.js';
-import { dist, VERDICTS_UP_TO, type RunFigures } from './summary.js';
+import { dist } from './dist.js';
+import { VERDICTS_UP_TO, type RunFigures } from './summary.js';
+import { slotPhases } from './slot-phases.js';
 import { workerStarts, type TimedResult } from './worker-starts.js';
 
 /** The part of Playwright's JSON report the bench reads. */
@@ -87,13 +89,14 @@ export function slotTimes(runs: SlotRun[]): number[] {
  * is counted apart and left out of the times. Per verify step and per episode:
  * the trajectories' own timings (zero-latency models, so harness time).
  */
-export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string, run: { wallMs: number; workers: number }): Promise<Pick<RunFigures, 'slotsJudged' | 'verdictCacheHits' | 'slotMs' | 'verifyMs' | 'episodeMs' | 'statuses' | 'verdicts' | 'tcr' | 'workerStarts'>> {
+export async function readRunReport(jsonReport: string, runDir: string, iwbReport: string, run: { wallMs: number; workers: number }): Promise<Pick<RunFigures, 'slotsJudged' | 'verdictCacheHits' | 'slotMs' | 'slotPhases' | 'verifyMs' | 'episodeMs' | 'statuses' | 'verdicts' | 'tcr' | 'workerStarts'>> {
   const report = JSON.parse(await fs.readFile(jsonReport, 'utf8')) as { suites: Suite[] };
   const runs: SlotRun[] = [];
   for (const s of report.suites) slotRuns(s, runs);
   const times = slotTimes(runs);
   const judged = runs.filter((r) => !r.cachedVerdict);
   const judgedTimes = times.filter((_, i) => !runs[i]!.cachedVerdict);
+  const phases = slotPhases(judged.flatMap((r) => (r.judging ? [r.judging] : [])));
   const ts = await trajectories(runDir);
   const iwb = ReportSchema.parse(JSON.parse(await fs.readFile(iwbReport, 'utf8')));
   const statuses: Record<string, number> = {};
@@ -108,6 +111,7 @@ export async function readRunReport(jsonReport: string, runDir: string, iwbRepor
     slotsJudged: judged.length,
     verdictCacheHits: runs.length - judged.length,
     slotMs: dist(judgedTimes),
+    ...(phases ? { slotPhases: phases } : {}),
     verifyMs: dist(ts.flatMap((t) => t.steps.filter((s) => s.action === 'verify').map((s) => s.latencyMs))),
     episodeMs: dist(ts.map((t) => t.durationMs)),
     statuses,

@@ -32,6 +32,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // The public release as the project's tests find it (IWB_PUBLIC_DATA, ../shared/data, the fetch cache).
 const PUBLIC = releaseFile('interactweb-bench', 'all.jsonl', cliEnv()).path;
 
+/**
+ * The zero-latency runs judge one slot at a time and run no case ahead: with no model time to hide, running
+ * cases and slots at once only shares the cores among them, and a slot's time would be its share of
+ * everything in flight, not its own cost. The latency bench measures the concurrency.
+ */
+const IN_FLIGHT = { casesAhead: 0, slotsInFlight: 1 } as const;
+const inFlightEnv = { IWB_CASES_AHEAD: String(IN_FLIGHT.casesAhead), IWB_JUDGE_SLOTS_IN_FLIGHT: String(IN_FLIGHT.slotsInFlight) };
+
 interface Options {
   quick: boolean;
   cases: number | undefined;
@@ -143,6 +151,7 @@ async function main(): Promise<void> {
       const unit = sampleCalibration();
       const r = await playwright([`--workers=${workers}`, '--reporter=json,./reporters/iwb-reporter.ts'], {
         ...roles,
+        ...inFlightEnv,
         IWB_DATASET: data.file,
         IWB_AGENT: 'openai',
         IWB_RUN_DIR: runDir,
@@ -163,7 +172,7 @@ async function main(): Promise<void> {
       const erroredSlots = figures.statuses.errored ?? 0;
       const loss = judgeLoss({ errored: erroredSlots, total: Object.values(figures.statuses).reduce((a, b) => a + b, 0), unit: 'slots' }, NO_TOLERANCE);
       if (!loss.ok) throw new Error(`bench: the ${kind} run at ${workers} worker(s): ${loss.line}\n${r.tail}`);
-      const run: RunFigures = { workers, kind, ...(recordedWith !== undefined ? { recordedWith } : {}), startedAt, loadAtStart: loadAtRunStart, calibrationMs, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
+      const run: RunFigures = { workers, kind, ...(recordedWith !== undefined ? { recordedWith } : {}), inFlight: IN_FLIGHT, startedAt, loadAtStart: loadAtRunStart, calibrationMs, wallS: Math.round(r.seconds * 10) / 10, exitCode: r.code, ...figures, workerPeakRssMb: mem.workerPeakMb, browserPeakRssMb: mem.browserPeakMb, modelRequests: modelRequests - before };
       await workDir.saveFigures(run);
       runs.push(run);
     };

@@ -3,7 +3,7 @@ import { CHROMIUM_ARGS } from '../config/settings.js';
 import { labelPage } from '../vision/som.js';
 import { composeLabels } from '../vision/som-overlay.js';
 import { viewportPng } from '../site/screenshot.js';
-import { dist, type Dist } from './summary.js';
+import { dist, type Dist } from './dist.js';
 
 /** A generated page of `n` interactive and text elements, as a busy agent-built page might be. */
 export function busyPage(n: number): string {

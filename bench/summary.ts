@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { LatencyBenchSchema, latencyMarkdown } from './latency.js';
 import { RescoreFiguresSchema, rescoreMarkdown } from './rescore-bench.js';
+import { DistSchema, type Dist } from './dist.js';
+import { SlotPhasesSchema, slotPhasesLine } from './slot-phases.js';
 
 /**
  * The harness's own targets on a 2-core machine, zero latency: the per-slot ones at 1 worker (issue 34), worker
@@ -9,8 +11,6 @@ import { RescoreFiguresSchema, rescoreMarkdown } from './rescore-bench.js';
 export const TARGETS = { slotMs: 400, verifyMs: 300, somMs: 80, newWorkerMs: 700, restartShare: 0.15, workerRssMb: 600, replayS: 300 } as const;
 type TargetKey = keyof typeof TARGETS;
 
-const Dist = z.object({ n: z.number().int().nonnegative(), median: z.number().nullable(), p95: z.number().nullable() });
-export type Dist = z.infer<typeof Dist>;
 
 /** Runs of at most this many cases keep each slot's verdict (bench.json stays small for the full-size bench). */
 export const VERDICTS_UP_TO = 50;
@@ -31,9 +31,9 @@ export const RunFiguresSchema = z.object({
   slotsJudged: z.number().int(),
   /** Slots whose verdict came from the verdict cache (left out of slotMs); absent in benches written before it was counted. */
   verdictCacheHits: z.number().int().optional(),
-  slotMs: Dist,
-  verifyMs: Dist,
-  episodeMs: Dist,
+  slotMs: DistSchema,
+  verifyMs: DistSchema,
+  episodeMs: DistSchema,
   workerPeakRssMb: z.number().nullable(),
   /**
    * Peak of the summed memory of the browser's processes: PSS of all of them since 2026-12-07 (bench/process-sampler.ts);
@@ -52,8 +52,16 @@ export const RunFiguresSchema = z.object({
   tcr: z.number().nullable(),
   /** bench/worker-starts.ts: what the worker restarts after failed slots cost (absent in benches written before it). */
   workerStarts: z
-    .object({ workers: z.number().int(), newWorkerGapMs: Dist, sameWorkerGapMs: Dist, shareOfWorkerTime: z.number().nullable() })
+    .object({ workers: z.number().int(), newWorkerGapMs: DistSchema, sameWorkerGapMs: DistSchema, shareOfWorkerTime: z.number().nullable() })
     .optional(),
+  /** Where a judged slot's time went (bench/slot-phases.ts); absent in benches written before it was recorded. */
+  slotPhases: SlotPhasesSchema.optional(),
+  /**
+   * Cases run ahead in the runner and slots judged at once during the run (IWB_CASES_AHEAD, IWB_JUDGE_SLOTS_IN_FLIGHT):
+   * the zero-latency runs judge one slot at a time, so a slot's time is its own, not a share of concurrent work.
+   * Absent in benches written before it was recorded.
+   */
+  inFlight: z.object({ casesAhead: z.number().int(), slotsInFlight: z.number().int() }).optional(),
 });
 export type RunFigures = z.infer<typeof RunFiguresSchema>;
 
@@ -70,7 +78,7 @@ export const BenchSchema = z.object({
   }),
   dataset: z.object({ file: z.string(), cases: z.number().int(), slots: z.number().int() }),
   quick: z.boolean(),
-  som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: Dist, screenshotMs: Dist.optional(), composeMs: Dist.optional(), calibrationMs: z.number().optional() }),
+  som: z.object({ elements: z.number().int(), labelled: z.number().int(), ms: DistSchema, screenshotMs: DistSchema.optional(), composeMs: DistSchema.optional(), calibrationMs: z.number().optional() }),
   runs: z.array(RunFiguresSchema),
   /** The targets when the bench ran (benches written before issue 34 lack the new-worker ones). */
   targets: z.object({ slotMs: z.number(), verifyMs: z.number(), somMs: z.number(), newWorkerMs: z.number().optional(), restartShare: z.number().optional(), workerRssMb: z.number(), replayS: z.number() }),
@@ -82,18 +90,6 @@ export const BenchSchema = z.object({
   latency: LatencyBenchSchema.optional(),
 });
 export type Bench = z.infer<typeof BenchSchema>;
-
-export function percentile(sorted: readonly number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i]!;
-}
-
-export function dist(values: readonly number[]): Dist {
-  const sorted = [...values].sort((a, b) => a - b);
-  const round = (v: number | null) => (v === null ? null : Math.round(v));
-  return { n: sorted.length, median: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)) };
-}
 
 type Measured = Pick<Bench, 'som' | 'runs'>;
 
@@ -148,6 +144,13 @@ export function loadSentence(load: { start: number; end: number }, cpus: number)
 const ms = (d: Dist) => (d.median === null ? '–' : `${d.median} / ${d.p95}`);
 const mark = (m: boolean | null | undefined) => (m === null || m === undefined ? '' : m ? ' ✓' : ' ✗');
 
+/** How many slots and cases were in flight while the runs judged, once for all runs when they agree. */
+function inFlightLines(runs: readonly RunFigures[]): string[] {
+  const seen = [...new Set(runs.flatMap((r) => (r.inFlight ? [`${r.inFlight.casesAhead} cases run ahead, ${r.inFlight.slotsInFlight} slot${r.inFlight.slotsInFlight > 1 ? 's' : ''} judged at once`] : [])))];
+  if (seen.length === 0) return [];
+  return [`In flight (IWB_CASES_AHEAD, IWB_JUDGE_SLOTS_IN_FLIGHT): ${seen.join('; ')}${seen[0] === '0 cases run ahead, 1 slot judged at once' && seen.length === 1 ? ', so a slot\'s time is its own cost, not a share of concurrent work' : ''}.`, ''];
+}
+
 export function benchMarkdown(b: Bench): string {
   const lines = [
     `# Harness benchmark${b.quick ? ' (quick)' : ''}`,
@@ -165,6 +168,8 @@ export function benchMarkdown(b: Bench): string {
         `${Object.entries(r.statuses).map(([k, v]) => `${v} ${k}`).join(', ')} | ${r.tcr === null ? '–' : (r.tcr * 100).toFixed(1) + '%'} |`,
     ),
     '',
+    ...inFlightLines(b.runs),
+    ...b.runs.flatMap((r) => (r.slotPhases ? [slotPhasesLine(`${r.kind}, ${r.workers} worker${r.workers > 1 ? 's' : ''}`, r.slotPhases), ''] : [])),
     ...b.runs.flatMap((r) =>
       r.verdictCacheHits
         ? [`Verdict cache (${r.kind}, ${r.workers} worker${r.workers > 1 ? 's' : ''}): ${r.verdictCacheHits} slots were answered from it, not judged, and are left out of the slot times.`, '']

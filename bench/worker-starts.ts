@@ -1,4 +1,4 @@
-import { dist, type Dist } from './summary.js';
+import { dist, type Dist } from './dist.js';
 
 /** One test result as Playwright's JSON report gives it: which worker ran it, and when. */
 export interface TimedResult {

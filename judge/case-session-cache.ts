@@ -40,7 +40,7 @@ export async function sharedSession(file: string, key: string, run: () => Promis
     if (again) return { result: again, ran: false };
     const result = await run();
     if ([...result.outcomes.values()].some((o) => o.status !== 'errored')) {
-      const { outcomes, ...rest } = result;
+      const { outcomes, phases: _now, ...rest } = result;
       await writeAtomic(file, JSON.stringify({ key, outcomes: [...outcomes].map(([slot, o]) => ({ slot, ...o })), ...rest }, null, 2));
     }
     return { result, ran: true };

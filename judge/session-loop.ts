@@ -16,6 +16,7 @@ import type { PageView } from './prompt.js';
 import { ACTION_LIMIT_MS, firstLine, openForJudging, readView, targetOf } from './session-page.js';
 import { attachPng, judgeStep } from './test-hooks.js';
 import type { JudgeStep, SiteUnderTest } from './types.js';
+import type { JudgePhases } from '../protocol/verdict.js';
 import { pageWork } from '../site/page-gate.js';
 
 /**
@@ -41,6 +42,8 @@ export interface SessionResult {
   blockedRequests: number;
   tokens: TokenUsage;
   durationMs: number;
+  /** Where the time went; absent in a session read back from disk (judge/case-session-cache.ts), which took none now. */
+  phases?: JudgePhases;
 }
 
 export interface SessionRules {
@@ -114,20 +117,30 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
   };
   let injection: string | null = null;
   let unsettled = dialogue.exhausted;
+  const phases: JudgePhases = { open: 0, look: 0, model: 0, act: 0, looks: 0, acts: 0 };
+  const timed = async <R>(phase: 'open' | 'look' | 'model' | 'act', work: () => Promise<R>): Promise<R> => {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      phases[phase] += Math.round(performance.now() - t0);
+    }
+  };
 
   let guard: PageGuard | undefined;
   try {
-    guard = await openForJudging(page, site.url);
+    guard = await timed('open', () => openForJudging(page, site.url));
     for (let turn = 1; turn <= rules.turns; turn++) {
       const final = turn === rules.turns;
       if (final && open().length === 0) break;
-      const labels = final && !dialogue.finalShowsPage ? null : await pageWork(() => responsive(page, labelPage(page), 'labelling the page'));
+      const labels = final && !dialogue.finalShowsPage ? null : await timed('look', () => pageWork(() => responsive(page, labelPage(page), 'labelling the page')));
       if (labels && dialogue.keepsLastView) sawPage(page, labels.screenshot);
       try {
         let shown: TurnView['page'];
         let frame: { screenshot?: string } = {};
         if (labels) {
-          const view = await pageWork(() => responsive(page, readView(page, labels, guard!), 'reading the page'));
+          phases.looks++;
+          const view = await timed('look', () => pageWork(() => responsive(page, readView(page, labels, guard!), 'reading the page')));
           injection ??= findInjection([view.title, view.elements, view.visibleText, view.dialogs.join('\n'), view.path, await hiddenText(page)].join('\n'))?.excerpt ?? null;
           const shot = dialogue.shotName(turn);
           if (await attachPng(shot, labels.labelled)) frame = { screenshot: shot };
@@ -135,7 +148,7 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
         }
         const messages = withMemory(dialogue.request({ turn, final, open: open(), ...(shown ? { page: shown } : {}) }), rules.screenshotMemory);
         const { schema, name } = dialogue.schema(final);
-        const reply: StructuredResult<T> = await client.structured(messages, schema, name);
+        const reply: StructuredResult<T> = await timed('model', () => client.structured(messages, schema, name));
         tokens.prompt += reply.usage.prompt;
         tokens.completion += reply.usage.completion;
         if (reply.usage.unknown) tokens.unknown = true;
@@ -157,7 +170,8 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
         const action = read.act;
         const title = `judge: ${describeAction(action)}${targetOf(action, labels)}`;
         if (dialogue.keepsLastView) actsOnPage(page);
-        const result = await judgeStep(title, () => perform(page, action, labels, guard!, ACTION_LIMIT_MS));
+        phases.acts++;
+        const result = await timed('act', () => judgeStep(title, () => perform(page, action, labels, guard!, ACTION_LIMIT_MS)));
         dialogue.acted(turn, describeAction(action), result.outcome);
         steps.push({ action: describeAction(action), detail: result.outcome, ...frame });
       } finally {
@@ -180,7 +194,7 @@ export async function runJudgeSession<T>(client: ModelClient, site: SiteUnderTes
   } finally {
     if (guard) await responsive(page, guard.dispose(), 'releasing the page guard', 2000).catch(() => undefined);
   }
-  return { outcomes, steps, injection, blockedRequests: guard?.blocked() ?? 0, tokens, durationMs: Date.now() - started };
+  return { outcomes, steps, injection, blockedRequests: guard?.blocked() ?? 0, tokens, durationMs: Date.now() - started, phases };
 }
 
 const OMITTED = '(The screenshot and page content of this turn are no longer shown.)';

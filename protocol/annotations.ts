@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AssertionTypeSchema, DifficultySchema, EpisodeStatusSchema, PersonaSchema, RoleSchema } from './enums.js';
-import { TokenPairSchema, VerdictSchema } from './verdict.js';
+import { JudgePhasesSchema, TokenPairSchema, VerdictSchema } from './verdict.js';
 
 /**
  * What a slot test tells the reporter, carried in test annotations because annotations (unlike
@@ -52,7 +52,7 @@ export const RunAnnotationSchema = z.object({
 export type RunAnnotation = z.infer<typeof RunAnnotationSchema>;
 
 /** A verdict as the slot test reports it: the verdict without its steps and timing (those go in attachments). */
-export const VerdictAnnotationSchema = VerdictSchema.omit({ steps: true, durationMs: true });
+export const VerdictAnnotationSchema = VerdictSchema.omit({ steps: true, durationMs: true, phases: true });
 export type VerdictAnnotation = z.infer<typeof VerdictAnnotationSchema>;
 
 /** Tokens one role spent with one model; the reporter prices them, so a report can be re-priced. */
@@ -165,7 +165,8 @@ export type VisualAnnotation = z.infer<typeof VisualAnnotationSchema>;
 /**
  * Where a slot's judging ran and how long it took: a case's first slot test judges every slot of the case
  * (fixtures/judge-case.ts), so a slot test's own duration is not its judging time. `by` is the slot whose
- * test judged it; `ms` the harness time its judging took there (fresh page, judge, screenshots, record).
+ * test judged it; `ms` the harness time its judging took there (fresh page, judge, screenshots, record), `phases` where the
+ * judge session's part of it went (absent for a verdict read from the verdict cache or charged to another slot).
  */
-export const JudgingAnnotationSchema = z.object({ by: z.string(), ms: z.number() });
+export const JudgingAnnotationSchema = z.object({ by: z.string(), ms: z.number(), phases: JudgePhasesSchema.optional() });
 export type JudgingAnnotation = z.infer<typeof JudgingAnnotationSchema>;

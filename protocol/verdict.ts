@@ -5,6 +5,14 @@ import { SlotStatusSchema } from './enums.js';
 export const JudgeStepSchema = z.object({ action: z.string(), detail: z.string().optional(), screenshot: z.string().optional() });
 export type JudgeStep = z.infer<typeof JudgeStepSchema>;
 
+/**
+ * Where a judge session's harness time went (judge/session-loop.ts), in ms: opening the site and waiting for it
+ * to rest, the looks (labelling the page and reading it), the judge model's replies, the actions and the wait
+ * for rest after each. The bench reads it to show where a judged slot's time goes.
+ */
+export const JudgePhasesSchema = z.object({ open: z.number(), look: z.number(), model: z.number(), act: z.number(), looks: z.number().int(), acts: z.number().int() });
+export type JudgePhases = z.infer<typeof JudgePhasesSchema>;
+
 /** `unknown`: some call's provider gave no usage object, so the total is not known (llm/usage.ts). */
 export const TokenPairSchema = z.object({ prompt: z.number(), completion: z.number(), unknown: z.boolean().optional() });
 
@@ -27,5 +35,7 @@ export const VerdictSchema = z.object({
   unmentioned: z.boolean().optional(),
   /** The model behind the verdict, so its tokens can be priced. */
   model: z.string().optional(),
+  /** The session's time by phase, on the verdict that was charged its time (as durationMs). */
+  phases: JudgePhasesSchema.optional(),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;

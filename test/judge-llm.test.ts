@@ -72,6 +72,11 @@ describe('LLM-SoM judge', () => {
       assert.equal(v.steps[0]!.action.startsWith('click ['), true);
       assert.ok((v.blockedRequests ?? 0) >= 1, 'the outside image was refused and counted');
       assert.equal(v.injection, false);
+      // Where the session's time went, for the bench: one opening, two looks, two replies, one click, within its duration.
+      const p = v.phases!;
+      assert.deepEqual([p.looks, p.acts], [2, 1]);
+      assert.ok(p.open > 0 && p.look > 0 && p.act >= 200, `phases ${JSON.stringify(p)}: the click waits its 200 ms quiet window`);
+      assert.ok(p.open + p.look + p.model + p.act <= v.durationMs, `phases ${JSON.stringify(p)} within ${v.durationMs} ms`);
       assert.equal(fake.requests.length, 2);
       const [first, second] = fake.requests;
       assert.equal(schemaName(first!), 'judge_step');
