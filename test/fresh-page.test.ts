@@ -64,3 +64,31 @@ test('a look at an agent site gets a spare routed ahead, aimed on use: it reache
     await Promise.all([a.dispose(), b.dispose()]);
   }
 });
+
+test("the spare is made once the page handed out has loaded, not while it loads (a renderer's start doubled that load); asked for sooner, it is made at once", async () => {
+  const site = await tempSite({ 'index.html': '<title>A</title><h1>A</h1>' });
+  try {
+    const a = marking('site a');
+    const first = await freshPage(browser, { prepare: a, nextLikeThis: true });
+    assert.deepEqual(a.contexts, [first.context]);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(a.contexts.length, 1, 'no spare is made before the page handed out loads');
+    let loadedAt = 0;
+    first.page.once('load', () => (loadedAt = performance.now()));
+    await first.page.goto(site.url);
+    const deadline = Date.now() + 5000;
+    while (a.contexts.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(a.contexts.length, 2, 'the spare is made after the load');
+    assert.ok(loadedAt > 0);
+    // Asked for before the page handed out has loaded: the waiting spare is started at once and handed out.
+    const second = await freshPage(browser, { prepare: a, nextLikeThis: true });
+    assert.equal(second.context, a.contexts[1]);
+    const t0 = performance.now();
+    const third = await freshPage(browser, { prepare: a, nextLikeThis: true });
+    assert.equal(third.context, a.contexts[2], 'the spare waiting on the second page was made for the third caller');
+    assert.ok(performance.now() - t0 < 2500, `handed out in ${Math.round(performance.now() - t0)} ms, not after the load wait`);
+    await Promise.all([first, second, third].map((f) => f.context.close()));
+  } finally {
+    await site.dispose();
+  }
+});
