@@ -41,10 +41,15 @@ test('npm run bench -- --quick writes a well-formed bench.json and bench.md, gat
     assert.ok(record!.workerStarts && record!.workerStarts.workers > 2, JSON.stringify(record!.workerStarts));
     assert.ok(record!.workerStarts.newWorkerGapMs.n > 0);
     assert.ok(bench.som.labelled >= 400, `most of the 500 elements labelled: ${bench.som.labelled}`);
+    // One slot at a time, so a slot's time is its own; and where it went, phase by phase, for every slot judged.
+    assert.deepEqual(record!.inFlight, { casesAhead: 0, slotsInFlight: 1 });
+    assert.equal(record!.slotPhases?.slots, bench.dataset.slots, JSON.stringify(record!.slotPhases));
+    assert.ok(record!.slotPhases!.open.median! > 0 && record!.slotPhases!.looks! >= 1, JSON.stringify(record!.slotPhases));
     const md = await fs.readFile(path.join(out, 'bench.md'), 'utf8');
     assert.match(md, /\| record \| 1 \|/);
     assert.match(md, /SoM labelling of a 500-element page/);
     assert.match(md, /Worker starts \(record, 1 worker\): \d+ worker processes/);
+    assert.match(md, /Where a judged slot's time goes \(record, 1 worker; median ms per slot over \d+ slots\): opening the site \d+/);
     assert.ok(bench.runs.every((r) => r.calibrationMs), 'each run sampled its calibration unit');
     const baseline = BaselineSchema.parse(JSON.parse(await fs.readFile(BASELINE_FILE, 'utf8')));
     assert.deepEqual(Object.keys(record!.verdicts ?? {}).length, bench.dataset.slots, 'the slice keeps each slot\'s verdict');
