@@ -3,7 +3,7 @@ import { sitePage } from './fresh-page.js';
 import { watchPageErrors } from './page-errors.js';
 import { responsive } from './unresponsive.js';
 import { pageWork } from './page-gate.js';
-import { pageScreenshot } from './screenshot.js';
+import { viewportPng } from './screenshot.js';
 import { AFTER_LOAD, settle, watchRequests } from './settle.js';
 
 export interface Rendering {
@@ -21,8 +21,9 @@ export { VIEWPORT } from './fresh-page.js';
  * agent. Requests to any other origin are aborted: the site under test is all the browser may reach.
  */
 export async function renderPage(browser: Browser, siteUrl: string, pagePath: string): Promise<Rendering> {
-  // Playwright's screenshot, not site/screenshot.ts: on a page photographed once, opening a DevTools session costs more than it saves.
-  return visit(browser, siteUrl, pagePath, async (page) => pageScreenshot(page, { type: 'png' }));
+  // The judge's picture (site/screenshot.ts), also for a page photographed once: the DevTools session and its fast
+  // encoder took 67-80 ms against 91-102 for Playwright's screenshot, session included (fresh pages, 2 cores).
+  return visit(browser, siteUrl, pagePath, async (page) => viewportPng(page));
 }
 
 /** The same visit without the picture: what an implement step reports about the page it changed. */
