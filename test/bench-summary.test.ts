@@ -26,3 +26,17 @@ test("the targets table reads the 1-worker recording against today's targets, ea
   assert.equal(targetsMet({ ...bench, runs: bench.runs.filter((r) => r.workers !== 1) }).slotMs, null);
   assert.match(benchMarkdown({ ...bench, runs: bench.runs.filter((r) => r.workers !== 1) }), /\| slot judged < \d+ ms \(median, 1 worker\) \| – \| \|$/m);
 });
+
+test('bench.md says how many cases and slots were in flight while the runs judged, and where a slot went', async () => {
+  const bench = BenchSchema.parse(JSON.parse(await fs.readFile(new URL('../bench/bench.json', import.meta.url), 'utf8')));
+  // Runs from before the settings were kept say nothing about them.
+  assert.doesNotMatch(benchMarkdown(bench), /^In flight/m);
+  const one = { casesAhead: 0, slotsInFlight: 1 };
+  const serial = benchMarkdown({ ...bench, runs: bench.runs.map((r) => ({ ...r, inFlight: one })) });
+  assert.match(serial, /^In flight \(IWB_CASES_AHEAD, IWB_JUDGE_SLOTS_IN_FLIGHT\): 0 cases run ahead, 1 slot judged at once, so a slot's time is its own cost/m);
+  const mixed = benchMarkdown({ ...bench, runs: bench.runs.map((r, i) => ({ ...r, inFlight: i === 0 ? one : { casesAhead: 4, slotsInFlight: 4 } })) });
+  assert.match(mixed, /^In flight .*: 0 cases run ahead, 1 slot judged at once; 4 cases run ahead, 4 slots judged at once\.$/m);
+  const d = { n: 1, median: 100, p95: 100 };
+  const withPhases = benchMarkdown({ ...bench, runs: [{ ...bench.runs[0]!, slotPhases: { slots: 1, open: d, look: d, model: d, act: d, rest: d, looks: 2, acts: 1 } }] });
+  assert.match(withPhases, /^Where a judged slot's time goes \(record, 1 worker; median ms per slot over 1 slots\)/m);
+});
