@@ -6,7 +6,8 @@ import { dist, DistSchema, type Dist } from './dist.js';
  * Where a judged slot's time goes, from the phases each judge session records (judge/session-loop.ts): the
  * profile the issue asks for, kept in every bench instead of measured once. Each figure is per slot (the sum
  * over its session), its median and p95; `rest` is the slot's judging time outside the session's phases (a
- * fresh browser context, the failed slot's screenshot, the record written).
+ * fresh browser context, the failed slot's screenshot, the record written). A session that judged a case's
+ * slots together (the paper profile) counts once, on the slot charged its time: its figures are per session.
  */
 export const SlotPhasesSchema = z.object({
   slots: z.number().int(),

@@ -146,9 +146,11 @@ const mark = (m: boolean | null | undefined) => (m === null || m === undefined ?
 
 /** How many slots and cases were in flight while the runs judged, once for all runs when they agree. */
 function inFlightLines(runs: readonly RunFigures[]): string[] {
-  const seen = [...new Set(runs.flatMap((r) => (r.inFlight ? [`${r.inFlight.casesAhead} cases run ahead, ${r.inFlight.slotsInFlight} slot${r.inFlight.slotsInFlight > 1 ? 's' : ''} judged at once`] : [])))];
-  if (seen.length === 0) return [];
-  return [`In flight (IWB_CASES_AHEAD, IWB_JUDGE_SLOTS_IN_FLIGHT): ${seen.join('; ')}${seen[0] === '0 cases run ahead, 1 slot judged at once' && seen.length === 1 ? ', so a slot\'s time is its own cost, not a share of concurrent work' : ''}.`, ''];
+  const settings = runs.flatMap((r) => (r.inFlight ? [r.inFlight] : []));
+  const said = [...new Set(settings.map((s) => `${s.casesAhead} cases run ahead, ${s.slotsInFlight} slot${s.slotsInFlight > 1 ? 's' : ''} judged at once`))];
+  if (said.length === 0) return [];
+  const alone = settings.every((s) => s.casesAhead === 0 && s.slotsInFlight === 1);
+  return [`In flight (IWB_CASES_AHEAD, IWB_JUDGE_SLOTS_IN_FLIGHT): ${said.join('; ')}${alone ? ", so a slot's time is its own cost, not a share of concurrent work" : ''}.`, ''];
 }
 
 export function benchMarkdown(b: Bench): string {

@@ -53,11 +53,7 @@ export function createLlmJudge(opts: LlmJudgeOptions): Judge {
         const hit = await cache.get(keyOf(siteHash, slot, site.case));
         // The tokens it cost when it was made stay with it, as an episode's do: a run's usage is what its
         // results cost, the same whether they were made now or before a crash.
-        if (hit) {
-          // No time was spent on it now: a stored session's phases are not this run's.
-          const { phases: _stored, ...verdict } = hit;
-          return { ...verdict, cached: true, durationMs: 0 };
-        }
+        if (hit) return { ...hit, cached: true, durationMs: 0 };
       }
       if (mode === 'slot') {
         const v = toVerdict(await runSession({ client: opts.client, site, slots: [slot], mode, stepCap }), slot, true);
@@ -108,6 +104,7 @@ export function sessionVerdict(r: SessionResult, slotId: string, judge: { name: 
     blockedRequests: r.blockedRequests,
     tokens: payer ? r.tokens : { prompt: 0, completion: 0 },
     model: judge.model,
-    ...(payer ? (r.phases ? { phases: r.phases } : {}) : { cached: true }),
+    ...(payer ? {} : { cached: true }),
+    ...(payer && r.phases ? { phases: r.phases } : {}),
   };
 }

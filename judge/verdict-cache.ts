@@ -27,10 +27,13 @@ export function slotHash(slot: WeightedSlot, c: Case): string {
 
 const unresponsive = (v: Verdict) => v.steps.some((s) => s.action === PAGE_UNRESPONSIVE_STEP);
 
-/** One file of the verdict cache: the key it answers and the verdict. */
+/**
+ * One file of the verdict cache: the key it answers and the verdict, without the session's phases (where the
+ * time of the run that made it went: a verdict read back took none of this run's time, and the bench must not count it).
+ */
 export const VerdictFileSchema = z.object({
   key: z.object({ siteHash: z.string(), slotId: z.string(), slotHash: z.string(), judgeModel: z.string(), promptVersion: z.string(), mode: z.string() }),
-  verdict: VerdictSchema,
+  verdict: VerdictSchema.omit({ phases: true }),
 });
 
 /**
@@ -62,6 +65,7 @@ export class VerdictCache {
     if (unresponsive(v)) return;
     const file = this.fileFor(k);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await writeAtomic(file, JSON.stringify({ key: k, verdict: { ...v, cached: false } }, null, 2));
+    const { phases: _thisRun, ...kept } = v;
+    await writeAtomic(file, JSON.stringify({ key: k, verdict: { ...kept, cached: false } }, null, 2));
   }
 }

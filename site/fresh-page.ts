@@ -80,12 +80,13 @@ export async function freshPage(browser: Browser, opts: FreshOptions = {}): Prom
     if (ready) await ready.context.close().catch(() => {});
     return make(browser, opts.prepare);
   };
-  let out: FreshPage | null = null;
-  try {
-    return (out = await handOut());
-  } finally {
-    makeSpare(browser, opts.nextLikeThis ? opts.prepare : undefined, out?.page ?? null);
-  }
+  const next = opts.nextLikeThis ? opts.prepare : undefined;
+  const out = await handOut().catch((e: unknown) => {
+    makeSpare(browser, next, null);
+    throw e;
+  });
+  makeSpare(browser, next, out.page);
+  return out;
 }
 
 /** Every look at an agent's site: a context that reaches only that site, its rule made ahead of knowing which. */

@@ -24,3 +24,17 @@ test('verdict cache: a decided verdict is kept for the rerun; errored, and a fai
   await fs.writeFile(hungFile, JSON.stringify({ key: key('hung'), verdict: verdict('fail', [{ action: PAGE_UNRESPONSIVE_STEP, detail: 'slow' }]) }));
   assert.equal(await cache.get(key('hung')), null);
 });
+
+test("verdict cache: a verdict read back carries no phases, the time of the run that made it (the bench counts only this run's)", async () => {
+  const cache = new VerdictCache(await fs.mkdtemp(path.join(os.tmpdir(), 'iwb-verdicts-')));
+  const key: VerdictKey = { siteHash: 'b'.repeat(64), slotId: 's1', slotHash: 'h', judgeModel: 'm', promptVersion: 'v', mode: 'slot' };
+  const phases = { open: 230, look: 300, model: 20, act: 350, looks: 2, acts: 1 };
+  await cache.put(key, { status: 'pass', evidence: 'seen', judge: 'm', steps: [], durationMs: 900, phases });
+  assert.equal((await cache.get(key))?.phases, undefined);
+  assert.doesNotMatch(await fs.readFile(cache.fileFor(key), 'utf8'), /"phases"/);
+  // A file written with them (by this change's first version) is read without them.
+  await fs.writeFile(cache.fileFor(key), JSON.stringify({ key, verdict: { status: 'pass', evidence: 'seen', judge: 'm', steps: [], durationMs: 900, phases } }));
+  const read = await cache.get(key);
+  assert.equal(read?.status, 'pass');
+  assert.equal(read?.phases, undefined);
+});
